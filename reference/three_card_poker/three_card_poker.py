@@ -24,12 +24,12 @@ LOSS_POINTS = -20
 # Provided functions: use them, do not change them.
 # ---------------------------------------------------------------------------
 
-def deal():
+def deal() -> list[int]:
     """Return a new hand: three random card ranks (2..14), in no particular order."""
     return [random.randint(2, 14), random.randint(2, 14), random.randint(2, 14)]
 
 
-def get_choice():
+def get_choice() -> str:
     """Ask the player whether to play or fold; return 'p' or 'f'.
 
     Keeps asking until the answer (ignoring case and surrounding spaces) is p or f.
@@ -44,7 +44,7 @@ def get_choice():
 # Solution.
 # ---------------------------------------------------------------------------
 
-def hand_to_string(hand):
+def hand_to_string(hand: list[int]) -> str:
     """Return the hand as rank characters separated by single spaces, e.g. [14, 9, 4] -> 'A 9 4'.
 
     The cards are shown in the order they appear in the list.
@@ -53,28 +53,28 @@ def hand_to_string(hand):
     return " ".join(characters)
 
 
-def sort_hand(hand):
+def sort_hand(hand: list[int]) -> list[int]:
     """Return a NEW list with the cards of hand from highest to lowest; hand is not changed."""
     return sorted(hand, reverse=True)
 
 
-def has_pair(hand):
+def has_pair(hand: list[int]) -> bool:
     """Return True if exactly two of the three cards share a rank (cards in any order)."""
     return len(set(hand)) == 2
 
 
-def has_straight(hand):
+def has_straight(hand: list[int]) -> bool:
     """Return True if the three ranks are consecutive, Ace high only (cards in any order)."""
     high, middle, low = sorted(hand, reverse=True)
     return high - middle == 1 and middle - low == 1
 
 
-def has_triple(hand):
+def has_triple(hand: list[int]) -> bool:
     """Return True if all three cards have the same rank (cards in any order)."""
     return len(set(hand)) == 1
 
 
-def score_hand(hand):
+def score_hand(hand: list[int]) -> int:
     """Return the base-16 score of a hand that is sorted from highest to lowest.
 
     The feature value (16 triple, 15 straight, paired rank for a pair, 0 otherwise) is the
@@ -92,13 +92,13 @@ def score_hand(hand):
     return feature * BASE ** 3 + hand[0] * BASE ** 2 + hand[1] * BASE + hand[2]
 
 
-def dealer_plays(hand):
+def dealer_plays(hand: list[int]) -> bool:
     """Return True if the dealer plays this hand: it has a feature or a Queen or better."""
     has_feature = has_pair(hand) or has_straight(hand) or has_triple(hand)
     return has_feature or max(hand) >= QUEEN
 
 
-def play_round():
+def play_round() -> int:
     """Play one round and return the player's points: -10, +10, +20 or -20."""
     player_hand = sort_hand(deal())
     print("Your hand:", hand_to_string(player_hand))
@@ -119,7 +119,7 @@ def play_round():
     return LOSS_POINTS
 
 
-def main():
+def main() -> None:
     """Play rounds until the player stops, printing each result and the running total."""
     total = 0
     keep_playing = True

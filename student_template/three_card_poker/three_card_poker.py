@@ -12,12 +12,12 @@ import random
 # Provided functions: use them, do not change them.
 # ---------------------------------------------------------------------------
 
-def deal():
+def deal() -> list[int]:
     """Return a new hand: three random card ranks (2..14), in no particular order."""
     return [random.randint(2, 14), random.randint(2, 14), random.randint(2, 14)]
 
 
-def get_choice():
+def get_choice() -> str:
     """Ask the player whether to play or fold; return 'p' or 'f'.
 
     Keeps asking until the answer (ignoring case and surrounding spaces) is p or f.
@@ -32,7 +32,7 @@ def get_choice():
 # Your functions.
 # ---------------------------------------------------------------------------
 
-def hand_to_string(hand):
+def hand_to_string(hand: list[int]) -> str:
     """Return the hand as rank characters separated by single spaces, e.g. [14, 9, 4] -> 'A 9 4'.
 
     The cards are shown in the order they appear in the list.
@@ -41,31 +41,31 @@ def hand_to_string(hand):
     pass
 
 
-def sort_hand(hand):
+def sort_hand(hand: list[int]) -> list[int]:
     """Return a NEW list with the cards of hand from highest to lowest; hand is not changed."""
     # TODO: replace pass with your code.
     pass
 
 
-def has_pair(hand):
+def has_pair(hand: list[int]) -> bool:
     """Return True if exactly two of the three cards share a rank (cards in any order)."""
     # TODO: replace pass with your code.
     pass
 
 
-def has_straight(hand):
+def has_straight(hand: list[int]) -> bool:
     """Return True if the three ranks are consecutive, Ace high only (cards in any order)."""
     # TODO: replace pass with your code.
     pass
 
 
-def has_triple(hand):
+def has_triple(hand: list[int]) -> bool:
     """Return True if all three cards have the same rank (cards in any order)."""
     # TODO: replace pass with your code.
     pass
 
 
-def score_hand(hand):
+def score_hand(hand: list[int]) -> int:
     """Return the base-16 score of a hand that is sorted from highest to lowest.
 
     Use has_triple, has_straight and has_pair to find the feature value.
@@ -74,19 +74,19 @@ def score_hand(hand):
     pass
 
 
-def dealer_plays(hand):
+def dealer_plays(hand: list[int]) -> bool:
     """Return True if the dealer plays this hand: it has a feature or a Queen or better."""
     # TODO: replace pass with your code.
     pass
 
 
-def play_round():
+def play_round() -> int:
     """Play one round and return the player's points: -10, +10, +20 or -20."""
     # TODO: replace pass with your code.
     pass
 
 
-def main():
+def main() -> None:
     """Play rounds until the player stops, printing each result and the running total."""
     # TODO: replace pass with your code.
     pass

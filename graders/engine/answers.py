@@ -1,0 +1,109 @@
+"""Choosing what to type at a prompt, from the prompt's own wording.
+
+Student programs ask the same question in many ways: "(y/n)", "yes or no", "[r]oll or [s]top",
+"1) Roll again 2) Stop", "Press Enter to roll". A grader states an *intent* ("yes", "no",
+"enter", or literal text) and this module lists the answer forms to try, best first. The
+session tries the next form when the program repeats the same prompt (it did not accept it).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+POSITIVE = {"y", "yes", "yeah", "yep", "r", "roll", "rolls", "again", "reroll", "re-roll",
+            "continue", "c", "play", "p", "go", "ok", "okay", "sure", "more", "another",
+            "keep rolling", "roll again", "true", "t", "one more"}
+NEGATIVE = {"n", "no", "nope", "s", "stop", "h", "hold", "k", "keep", "pass", "end", "done",
+            "stay", "finish", "e", "exit", "q", "quit", "stand", "f", "false", "nah"}
+ENTER_WORDS = re.compile(r"\b(press|hit|push|tap)\s+(the\s+)?(enter|return|any\s+key)|"
+                         r"\benter\s+(any\s+key|to\s+(continue|roll|start|begin|proceed|play))",
+                         re.I)
+
+
+@dataclass
+class Option:
+    """One answer the prompt offers, with what it means."""
+
+    text: str
+    label: str
+
+    @property
+    def polarity(self) -> str | None:
+        words = self.label.lower().strip(" .!?:'\"")
+        first = words.split()[0] if words.split() else words
+        for candidate in (words, first, self.text.lower()):
+            if candidate in POSITIVE or candidate.startswith(("roll", "again", "yes")):
+                return "yes"
+            if candidate in NEGATIVE or candidate.startswith(("stop", "hold", "no", "keep")):
+                return "no"
+        return None
+
+
+_PAIR = re.compile(r"[(\[{<]\s*['\"]?(\w{1,12})['\"]?\s*(?:/|\||,|\bor\b)\s*['\"]?(\w{1,12})"
+                   r"['\"]?\s*(?:(?:/|\||,|\bor\b)\s*['\"]?\w{1,12}['\"]?\s*)?[)\]}>]")
+_BRACKET_LETTER = re.compile(r"[(\[](\w)[)\]](\w*)")
+_MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,30})", re.M)
+_KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select)\s+['\"]?(\w{1,10})['\"]?\s+"
+                      r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
+_QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
+_BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
+_LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
+
+
+def options(context: str) -> list[Option]:
+    """The answers a prompt offers, in order of appearance (duplicates dropped)."""
+    found: list[tuple[int, Option]] = []
+    for match in _PAIR.finditer(context):
+        for group in (1, 2):
+            found.append((match.start(group), Option(match.group(group),
+                                                     match.group(group))))
+    for match in _BRACKET_LETTER.finditer(context):
+        if match.group(2):
+            found.append((match.start(), Option(match.group(1),
+                                                match.group(1) + match.group(2))))
+    for match in _MENU_LINE.finditer(context):
+        found.append((match.start(), Option(match.group(1), match.group(2).strip())))
+    for match in _KEY_FOR.finditer(context):
+        found.append((match.start(), Option(match.group(1), match.group(2))))
+    for regex in (_QUOTED_OR, _BARE_OR):
+        for match in regex.finditer(context):
+            for group in (1, 2):
+                found.append((match.start(group), Option(match.group(group),
+                                                         match.group(group))))
+    for match in _LABEL_EQUALS.finditer(context):
+        found.append((match.start(), Option(match.group(1), match.group(2))))
+    seen, result = set(), []
+    for _, option in sorted(found, key=lambda pair: pair[0]):
+        if option.text.lower() not in seen:
+            seen.add(option.text.lower())
+            result.append(option)
+    return result
+
+
+def asks_for_enter(context: str) -> bool:
+    """True when the prompt only wants Enter (or any key)."""
+    return bool(ENTER_WORDS.search(context))
+
+
+def forms(context: str, intent: str) -> list[str]:
+    """Answers to try for an intent ('yes', 'no', 'enter' or literal text), best first."""
+    if intent not in ("yes", "no", "enter"):
+        return [intent]
+    offered = options(context)
+    if intent == "enter":
+        return ["", "y", "yes", " "]
+    wanted = [o.text for o in offered if o.polarity == intent]
+    numbers = [o for o in offered if o.text.isdigit()]
+    if not wanted and len(numbers) >= 2:        # "1) ..., 2) ..." with unreadable labels
+        wanted = [numbers[0].text if intent == "yes" else numbers[-1].text]
+    if intent == "yes":
+        if asks_for_enter(context) and not any(o.polarity == "yes" for o in offered):
+            wanted.append("")
+        fallback = ["y", "yes", "Y", "1", "r", "roll", ""]
+    else:
+        fallback = ["n", "no", "N", "2", "s", "stop", "h", "q"]
+    result: list[str] = []
+    for text in wanted + fallback:
+        if text not in result:
+            result.append(text)
+    return result

@@ -1,0 +1,666 @@
+"""Runs inside the student's process, before and around the student's program.
+
+It is started as ``python -I kitboot.py CONFIG_JSON`` by the harness and:
+
+* announces every ``input()`` and read of ``sys.stdin`` on a side channel (a pipe), so the
+  grader answers the moment the program waits instead of guessing with timeouts;
+* asks the grader for every random draw (``random.randint`` and friends, module functions,
+  ``from random import ...`` and ``random.Random`` instances alike), so dice can be loaded,
+  and reports who in the student's code asked for it (function names and the short strings
+  in their local variables, which usually include the player's name);
+* makes ``time.sleep`` free (a virtual clock keeps ``time.time`` consistent) and turns
+  ``os.system("clear")`` into a no-op;
+* refuses, with an audit hook, to open hidden files, write outside the working folder, start
+  programs, open sockets or load C libraries;
+* reports the outcome: normal exit, ``SystemExit`` code, or the uncaught exception.
+
+Only the standard library is used, and the file stays compatible with Python 3.8+.
+"""
+import ast
+import builtins
+import io
+import json
+import os
+import random
+import runpy
+import sys
+import time
+import traceback
+
+CONFIG = json.loads(sys.argv[1])
+EVENT_FD = CONFIG["event_fd"]
+REPLY_FD = CONFIG["reply_fd"]
+WORKDIR = os.path.realpath(CONFIG["workdir"])
+DENY = [os.path.realpath(p) for p in CONFIG.get("deny", [])]
+_real_write = os.write
+
+
+def _limit_resources():
+    """CPU, memory and file-size limits, and a terminal that passes newlines through as-is."""
+    import resource
+    import termios
+    limits = CONFIG.get("limits", {})
+    pairs = ((resource.RLIMIT_CPU, limits.get("cpu"), 1),
+             (resource.RLIMIT_AS, limits.get("memory_mb"), 1024 * 1024),
+             (resource.RLIMIT_FSIZE, limits.get("file_bytes"), 1))
+    for which, value, unit in pairs:
+        if value:
+            try:
+                resource.setrlimit(which, (value * unit, value * unit + (which == 0)))
+            except (ValueError, OSError):
+                pass
+    try:
+        attrs = termios.tcgetattr(1)
+        attrs[1] &= ~termios.OPOST      # no \n -> \r\n, so byte counts match
+        attrs[3] &= ~termios.ECHO       # answers are logged by the grader, not echoed
+        termios.tcsetattr(1, termios.TCSANOW, attrs)
+    except (termios.error, OSError):
+        pass
+
+
+_limit_resources()
+_replies = os.fdopen(REPLY_FD, "rb")
+_out_bytes = [0]
+
+
+# ----------------------------------------------------------------------------- side channel
+def send(kind, **fields):
+    """Write one event line to the grader; every event carries the output byte count."""
+    fields["ev"] = kind
+    fields["out"] = _out_bytes[0]
+    data = (json.dumps(fields, default=repr) + "\n").encode("utf-8")
+    _real_write(EVENT_FD, data)
+
+
+def ask(kind, **fields):
+    """Send an event and wait for the grader's one-line JSON reply."""
+    send(kind, **fields)
+    line = _replies.readline()
+    if not line:
+        os._exit(70)   # the grader went away
+    return json.loads(line.decode("utf-8"))
+
+
+# ----------------------------------------------------------------------------- output
+class CountingWriter(io.RawIOBase):
+    """Raw writer on fd 1 or 2 that counts bytes, so events can be ordered against output."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self.fd
+
+    def isatty(self):
+        return True
+
+    def write(self, data):
+        data = bytes(data)
+        written = 0
+        while written < len(data):
+            written += _real_write(self.fd, data[written:])
+        _out_bytes[0] += written
+        return written
+
+
+def _make_stream(fd):
+    return io.TextIOWrapper(CountingWriter(fd), encoding="utf-8", errors="replace",
+                            line_buffering=True, write_through=True)
+
+
+sys.stdout = sys.__stdout__ = _make_stream(1)
+sys.stderr = sys.__stderr__ = _make_stream(2)
+_stdin = io.TextIOWrapper(io.FileIO(0, "rb", closefd=False), encoding="utf-8",
+                          errors="replace")
+
+
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def _read_line(prompt, how):
+    _flush()
+    send("input", prompt=prompt, how=how)
+    return _stdin.readline()
+
+
+def kit_input(prompt=""):
+    """Replacement for input(): shows the prompt, announces it, reads one line."""
+    text = "" if prompt is None else str(prompt)
+    if text:
+        sys.stdout.write(text)
+    line = _read_line(text, "input")
+    if not line:
+        raise EOFError("EOF when reading a line")
+    return line.rstrip("\n").rstrip("\r")
+
+
+class StdinProxy(io.TextIOBase):
+    """sys.stdin for programs that read it directly: each read is announced as a prompt."""
+
+    def readable(self):
+        return True
+
+    def isatty(self):
+        return True
+
+    def fileno(self):
+        return 0
+
+    def readline(self, size=-1):
+        return _read_line("", "readline")
+
+    def read(self, size=-1):
+        if size is None or size < 0:
+            chunks = []
+            while True:
+                line = _read_line("", "read")
+                if not line:
+                    return "".join(chunks)
+                chunks.append(line)
+        return _read_line("", "read")[:size]
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+
+builtins.input = kit_input
+sys.stdin = sys.__stdin__ = StdinProxy()
+
+
+# ----------------------------------------------------------------------------- time
+_slept = [0.0]
+_real_time, _real_monotonic, _real_perf = time.time, time.monotonic, time.perf_counter
+
+
+def kit_sleep(seconds):
+    """time.sleep without the wait: a grader is not a human, pauses cost nothing."""
+    if seconds < 0:
+        raise ValueError("sleep length must be non-negative")
+    _slept[0] += float(seconds)
+
+
+time.sleep = kit_sleep
+time.time = lambda: _real_time() + _slept[0]
+time.monotonic = lambda: _real_monotonic() + _slept[0]
+time.perf_counter = lambda: _real_perf() + _slept[0]
+
+
+def kit_system(command):
+    """os.system: clearing the screen is a no-op; other commands are not run."""
+    send("system", command=str(command)[:80])
+    return 0
+
+
+os.system = kit_system
+
+
+# ----------------------------------------------------------------------------- randomness
+def _describe(value):
+    """A short JSON-able picture of one item of a population."""
+    if isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, str):
+        return value[:40]
+    name = getattr(value, "name", None)
+    if isinstance(name, str):
+        return {"name": name[:40]}
+    return {"type": type(value).__name__}
+
+
+def _short_strings(mapping, prefix=""):
+    found = []
+    for key, value in list(mapping.items()):
+        if len(found) >= 24 or key.startswith("__"):
+            continue
+        if isinstance(value, str):
+            if 0 < len(value) <= 30 and "\n" not in value:
+                found.append([prefix + key, value])
+        elif not isinstance(value, (int, float, list, dict, tuple, set, type)):
+            name = getattr(value, "name", None) if not callable(value) else None
+            if isinstance(name, str) and 0 < len(name) <= 30:
+                found.append([prefix + key + ".name", name])
+    return found
+
+
+def _is_student_file(filename):
+    """Frames of the student's own files (not runpy's frozen ones, not the kit's)."""
+    return os.path.isabs(filename) and \
+        os.path.realpath(filename).startswith(WORKDIR + os.sep)
+
+
+def _who_is_asking():
+    """The student's frames (innermost first): function, line and short string locals."""
+    frames = []
+    frame = sys._getframe(2)
+    while frame is not None and len(frames) < 8:
+        if _is_student_file(frame.f_code.co_filename):
+            strings = _short_strings(frame.f_locals)
+            owner = frame.f_locals.get("self")
+            if owner is not None and hasattr(owner, "__dict__"):
+                strings += _short_strings(vars(owner), "self.")
+            frames.append({"fn": frame.f_code.co_name, "line": frame.f_lineno,
+                           "strings": strings[:32]})
+        frame = frame.f_back
+    return frames
+
+
+_depth = [0]
+
+
+def _scripted(method):
+    """Wrap a Random method: ask the grader first, fall back to the real generator."""
+    name = method.__name__
+
+    def wrapper(self, *args, **kwargs):
+        if _depth[0]:
+            return method(self, *args, **kwargs)
+        _depth[0] += 1
+        try:
+            request = _REQUESTS[name](*args, **kwargs)
+            _flush()
+            reply = ask("draw", fn=name, req=request, stack=_who_is_asking())
+            value = _APPLY[name](reply.get("value"), *args, **kwargs)
+            if value is _NO_VALUE:
+                value = method(self, *args, **kwargs)
+            return value
+        finally:
+            _depth[0] -= 1
+
+    wrapper.__name__ = name
+    wrapper.__doc__ = method.__doc__
+    return wrapper
+
+
+_NO_VALUE = object()
+
+
+def _population(seq):
+    items = list(seq) if not isinstance(seq, (list, tuple, str, range)) else seq
+    return [_describe(x) for x in list(items)[:60]], len(items)
+
+
+def _req_randint(a, b):
+    return {"a": a, "b": b}
+
+
+def _req_randrange(start, stop=None, step=1):
+    if stop is None:
+        start, stop = 0, start
+    return {"a": start, "b": stop, "step": step}
+
+
+def _req_choice(seq):
+    items, size = _population(seq)
+    return {"items": items, "n": size}
+
+
+def _req_choices(population, weights=None, cum_weights=None, k=1):
+    items, size = _population(population)
+    return {"items": items, "n": size, "k": k, "weighted": weights is not None}
+
+
+def _req_shuffle(x, *rest):
+    items, size = _population(x)
+    return {"items": items, "n": size}
+
+
+def _req_sample(population, k, counts=None):
+    items, size = _population(population)
+    return {"items": items, "n": size, "k": k, "counts": counts is not None}
+
+
+def _req_none(*args, **kwargs):
+    return {"args": [a for a in args if isinstance(a, (int, float))][:3]}
+
+
+def _int_in(value, allowed):
+    return isinstance(value, int) and not isinstance(value, bool) and value in allowed
+
+
+def _apply_randint(value, a, b):
+    return value if _int_in(value, range(a, b + 1)) else _NO_VALUE
+
+
+def _apply_randrange(value, start, stop=None, step=1):
+    if stop is None:
+        start, stop = 0, start
+    return value if _int_in(value, range(start, stop, step)) else _NO_VALUE
+
+
+def _apply_choice(value, seq):
+    return seq[value] if _int_in(value, range(len(seq))) else _NO_VALUE
+
+
+def _apply_choices(value, population, weights=None, cum_weights=None, k=1):
+    if not isinstance(value, list) or len(value) != k:
+        return _NO_VALUE
+    if not all(_int_in(i, range(len(population))) for i in value):
+        return _NO_VALUE
+    return [population[i] for i in value]
+
+
+def _apply_shuffle(value, x, *rest):
+    if not isinstance(value, list) or sorted(value) != list(range(len(x))):
+        return _NO_VALUE
+    x[:] = [x[i] for i in list(value)]
+    return None
+
+
+def _apply_sample(value, population, k, counts=None):
+    if counts is not None or not isinstance(value, list) or len(value) != k:
+        return _NO_VALUE
+    if len(set(value)) != k or not all(_int_in(i, range(len(population))) for i in value):
+        return _NO_VALUE
+    pool = list(population)
+    return [pool[i] for i in value]
+
+
+def _apply_random(value, *args, **kwargs):
+    return value if isinstance(value, float) and 0.0 <= value < 1.0 else _NO_VALUE
+
+
+def _apply_uniform(value, a, b):
+    low, high = min(a, b), max(a, b)
+    return value if isinstance(value, (int, float)) and low <= value <= high else _NO_VALUE
+
+
+_REQUESTS = {"randint": _req_randint, "randrange": _req_randrange, "choice": _req_choice,
+             "choices": _req_choices, "shuffle": _req_shuffle, "sample": _req_sample,
+             "random": _req_none, "uniform": _req_none}
+_APPLY = {"randint": _apply_randint, "randrange": _apply_randrange, "choice": _apply_choice,
+          "choices": _apply_choices, "shuffle": _apply_shuffle, "sample": _apply_sample,
+          "random": _apply_random, "uniform": _apply_uniform}
+
+
+class KitRandom(random.Random):
+    """random.Random whose draws are announced to the grader and can be loaded."""
+
+
+for _name in _REQUESTS:
+    setattr(KitRandom, _name, _scripted(getattr(random.Random, _name)))
+
+_instance = KitRandom(CONFIG.get("seed", 0))
+random._inst = _instance
+for _name in _REQUESTS:
+    setattr(random, _name, getattr(_instance, _name))
+random.seed = _instance.seed
+random.Random = KitRandom
+random.SystemRandom = KitRandom
+
+
+# ----------------------------------------------------------------------------- sandbox
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+_BLOCKED = {"subprocess.Popen": "starting other programs", "os.exec": "starting programs",
+            "os.posix_spawn": "starting programs", "os.spawn": "starting programs",
+            "os.fork": "starting processes", "os.forkpty": "starting processes",
+            "os.kill": "sending signals", "os.killpg": "sending signals",
+            "socket.connect": "network access", "socket.bind": "network access",
+            "socket.getaddrinfo": "network access", "ctypes.dlopen": "loading C libraries",
+            "ctypes.dlsym": "loading C libraries", "ctypes.cdata": "raw memory access",
+            "os.setuid": "changing user", "resource.setrlimit": "changing limits", "os.chroot": "changing root"}
+_PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
+                "os.truncate", "os.link", "os.symlink", "os.utime", "shutil.rmtree",
+                "shutil.copyfile", "shutil.move"}
+
+
+def _resolve(path):
+    if isinstance(path, int) or path is None:
+        return None
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    return os.path.realpath(os.path.join(os.getcwd(), str(path)))
+
+
+def _inside(path, folder):
+    return path == folder or path.startswith(folder + os.sep)
+
+
+def _check_read(path):
+    real = _resolve(path)
+    if real and any(_inside(real, hidden) for hidden in DENY):
+        raise PermissionError("the grader does not let programs read " + str(path))
+
+
+def _check_write(path):
+    real = _resolve(path)
+    if real and not _inside(real, WORKDIR) and not real.startswith("/dev/"):
+        raise PermissionError("programs may only write inside their own folder, not "
+                              + str(path))
+
+
+def _audit(event, args):
+    if event == "open":
+        path, mode, flags = args
+        _check_read(path)
+        if (isinstance(flags, int) and flags & _WRITE_FLAGS) or \
+                (isinstance(mode, str) and any(c in mode for c in "wax+")):
+            _check_write(path)
+    elif event in ("os.listdir", "os.scandir", "glob.glob"):
+        if args and args[0] is not None:
+            _check_read(args[0])
+    elif event in _PATH_EVENTS:
+        for path in args[:2]:
+            if isinstance(path, (str, bytes)):
+                _check_write(path)
+    elif event in _BLOCKED and _BLOCKED[event]:
+        raise PermissionError(_BLOCKED[event] + " is not allowed while grading")
+
+
+# ----------------------------------------------------------------------------- running
+def _calls_main_at_top_level(tree):
+    """True when module-level code (outside def/class) calls main()."""
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) \
+                    and inner.func.id == "main":
+                return True
+    return False
+
+
+def _student_traceback(exc):
+    """The traceback with the kit's own frames left out."""
+    lines = []
+    for item in traceback.extract_tb(exc.__traceback__):
+        if _is_student_file(item.filename):
+            lines.append("  File \"%s\", line %d, in %s\n    %s" % (
+                os.path.basename(item.filename), item.lineno, item.name,
+                (item.line or "").strip()))
+    lines.append("".join(traceback.format_exception_only(type(exc), exc)).strip())
+    return "Traceback (most recent call last):\n" + "\n".join(lines)
+
+
+def run_program():
+    target = CONFIG["target"]
+    with open(target, "rb") as handle:
+        source = handle.read()
+    try:
+        tree = ast.parse(source, filename=target)
+        compile(tree, target, "exec")
+    except SyntaxError as err:
+        message = "%s: %s (%s, line %s)" % (type(err).__name__, err.msg,
+                                             os.path.basename(target), err.lineno)
+        text = (err.text or "").rstrip()
+        sys.stderr.write(message + ("\n    " + text if text else "") + "\n")
+        send("exit", status="syntax-error", code=1, error=message, line=err.lineno)
+        return 1
+    call_main = "main" in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)} \
+        and not _calls_main_at_top_level(tree)
+    sys.argv = [target] + list(CONFIG.get("args", []))
+    sys.path.insert(0, os.path.dirname(target))
+    sys.dont_write_bytecode = True
+    sys.addaudithook(_audit)
+    status, code, error = "finished", 0, None
+    try:
+        namespace = runpy.run_path(target, run_name="__main__")
+        if call_main and CONFIG.get("call_main", True) and callable(namespace.get("main")):
+            send("note", text="main() was defined but never called; the grader called it")
+            namespace["main"]()
+    except SystemExit as exc:
+        status = "exit"
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if exc.code is not None and not isinstance(exc.code, int):
+            sys.stderr.write(str(exc.code) + "\n")
+    except KeyboardInterrupt:
+        status, code, error = "interrupted", 130, "KeyboardInterrupt"
+    except BaseException as exc:  # noqa: B902 - every student error is reported
+        status, code = "exception", 1
+        error = _student_traceback(exc)
+        sys.stderr.write(error + "\n")
+    _flush()
+    send("exit", status=status, code=code, error=error, slept=round(_slept[0], 3))
+    return code
+
+
+# ----------------------------------------------------------------------------- function calls
+class CallTimeout(BaseException):
+    """Raised inside a call that ran past its time (BaseException: a bare except misses it)."""
+
+
+def _on_alarm(signum, frame):
+    raise CallTimeout()
+
+
+def _jsonable(value, depth=0):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)) and depth < 4:
+        return [_jsonable(v, depth + 1) for v in value[:200]]
+    if isinstance(value, dict) and depth < 4:
+        return {str(k): _jsonable(v, depth + 1) for k, v in list(value.items())[:200]}
+    return {"repr": repr(value)[:200], "type": type(value).__name__}
+
+
+class _Script:
+    """Scripted replacement for a module function during one call (e.g. deal, get_choice)."""
+
+    def __init__(self, name, returns):
+        self.name, self.returns, self.calls = name, list(returns), 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        if not self.returns:
+            raise RuntimeError("%s() was called more often than the grader expected"
+                               % self.name)
+        return self.returns.pop(0)
+
+
+class _Spy:
+    """Wraps a module function and records its calls and results."""
+
+    def __init__(self, function):
+        self.function, self.log = function, []
+
+    def __call__(self, *args, **kwargs):
+        result = self.function(*args, **kwargs)
+        self.log.append({"args": _jsonable(list(args)), "result": _jsonable(result)})
+        return result
+
+
+def _load_module(target, name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, target)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _one_call(module, spec, scripted_inputs):
+    """Run one call spec; returns the JSON-able outcome."""
+    import signal
+    saved = {}
+    spies = {}
+    for name, returns in spec.get("patch", {}).items():
+        saved[name] = getattr(module, name, None)
+        setattr(module, name, _Script(name, returns))
+    for name in spec.get("spy", []):
+        if callable(getattr(module, name, None)):
+            saved[name] = getattr(module, name)
+            spies[name] = _Spy(saved[name])
+            setattr(module, name, spies[name])
+    scripted_inputs[:] = list(spec.get("inputs", []))
+    captured = io.StringIO()
+    real_stdout = sys.stdout
+    outcome = {"id": spec.get("id")}
+    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, float(spec.get("timeout", 1.0)))
+    try:
+        sys.stdout = captured
+        if "code" in spec:
+            scope = {"m": module, "result": None}
+            exec(spec["code"], scope)
+            value = scope["result"]
+        else:
+            value = getattr(module, spec["func"])(*spec.get("args", []),
+                                                  **spec.get("kwargs", {}))
+        outcome.update(ok=True, value=_jsonable(value))
+        if spec.get("args_after"):
+            outcome["args_after"] = _jsonable(spec.get("args", []))
+    except CallTimeout:
+        outcome.update(ok=False, error="timeout", message="did not return within %ss"
+                       % spec.get("timeout", 1.0))
+    except BaseException as exc:  # noqa: B902 - every student error is reported
+        outcome.update(ok=False, error=type(exc).__name__, message=str(exc)[:300],
+                       traceback=_student_traceback(exc))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout = real_stdout
+        for name, original in saved.items():
+            setattr(module, name, original)
+    outcome["stdout"] = captured.getvalue()[:20000]
+    outcome["spies"] = {name: spy.log[:50] for name, spy in spies.items()}
+    outcome["remaining_inputs"] = len(scripted_inputs)
+    return outcome
+
+
+def run_calls():
+    """Import the student's module (not as __main__) and run the grader's calls one by one."""
+    scripted_inputs = []
+
+    def scripted_input(prompt=""):
+        sys.stdout.write(str(prompt))
+        if not scripted_inputs:
+            raise EOFError("EOF when reading a line (the grader had no more answers)")
+        answer = scripted_inputs.pop(0)
+        sys.stdout.write(answer + "\n")
+        return answer
+
+    target = CONFIG["target"]
+    sys.path.insert(0, os.path.dirname(target))
+    sys.argv = [target]
+    sys.dont_write_bytecode = True
+    sys.addaudithook(_audit)
+    builtins.input = scripted_input
+    try:
+        module = _load_module(target, CONFIG.get("module", "submission"))
+    except BaseException as exc:  # noqa: B902 - import errors are the student's
+        error = _student_traceback(exc)
+        send("exit", status="import-error", code=1, error=error)
+        return 1
+    request = ask("ready")
+    while request.get("call"):
+        request = ask("result", result=_one_call(module, request["call"], scripted_inputs))
+    _flush()
+    send("exit", status="finished", code=0, error=None)
+    return 0
+
+
+if __name__ == "__main__":
+    _mode = CONFIG.get("mode", "program")
+    os._exit(run_program() if _mode == "program" else run_calls())

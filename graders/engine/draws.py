@@ -1,0 +1,120 @@
+"""Draw policies: how the grader answers the student program's random draws.
+
+Every draw the program makes (``randint``, ``randrange``, ``choice``, ``choices``, ``shuffle``,
+``sample``, ``random``, ``uniform``) arrives as a request. A policy answers it with a value the
+child can use. Die draws (anything that picks one of six consecutive values) are recognised in
+all common spellings, so an assignment can load dice by face (1..6) without caring whether the
+student wrote ``randint(1, 6)``, ``randrange(6) + 1`` or ``choice([1, 2, 3, 4, 5, 6])``.
+"""
+from __future__ import annotations
+
+import random
+
+
+def die_offset(fn: str, req: dict) -> int | None:
+    """For a die draw, what the program receives for face 1 (faces are consecutive).
+
+    Returns None when the draw is not a die: a range of size six is a die; a choice among six
+    items is a die when the items are six consecutive ints or six non-numbers (art, symbols).
+    """
+    if fn == "randint" and req.get("b", 0) - req.get("a", 0) == 5:
+        return req["a"]
+    if fn == "randrange" and req.get("step", 1) == 1 and req.get("b", 0) - req.get("a", 0) == 6:
+        return req["a"]
+    if fn in ("choice", "choices") and req.get("n") == 6:
+        items = req.get("items", [])
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+            if sorted(items) == list(range(min(items), min(items) + 6)):
+                return min(items)
+            return None
+        return 0 if not any(isinstance(x, (int, float)) for x in items) else None
+    return None
+
+
+class DrawPolicy:
+    """Answers draws with a seeded generator; subclasses load dice via ``next_face``."""
+
+    def __init__(self, seed: int = 1):
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    # Subclasses override these two hooks.
+    def next_face(self, event: dict) -> int | None:
+        """The face (1..6) for the next die, or None to let the generator pick."""
+        return None
+
+    def order(self, event: dict) -> list[int] | None:
+        """A permutation for shuffle/sample of the whole population, or None."""
+        return None
+
+    def choose_index(self, event: dict) -> int | None:
+        """An index for a non-die choice (e.g. a random tie-break), or None."""
+        return None
+
+    # ------------------------------------------------------------------
+    def answer(self, event: dict) -> tuple[object, list[int]]:
+        """The value to send back, and the die faces it stands for (empty if not a die)."""
+        fn, req = event.get("fn"), event.get("req", {})
+        offset = die_offset(fn, req)
+        if offset is not None:
+            count = req.get("k", 1) if fn == "choices" else 1
+            faces = [self._face(event) for _ in range(count)]
+            if fn == "choices":
+                return [self._face_value(fn, req, f, offset) for f in faces], faces
+            return self._face_value(fn, req, faces[0], offset), faces
+        if fn == "random":
+            face = self.next_face(event) if self.wants_random_as_die(event) else None
+            if face is not None:
+                return (face - 0.5) / 6, [face]
+            return self.rng.random(), []
+        return self._other(fn, req, event), []
+
+    def wants_random_as_die(self, event: dict) -> bool:
+        """Whether random.random() should be treated as a die (int(random() * 6) + 1)."""
+        return False
+
+    def _face(self, event: dict) -> int:
+        face = self.next_face(event)
+        return face if face in range(1, 7) else self.rng.randint(1, 6)
+
+    @staticmethod
+    def _face_value(fn: str, req: dict, face: int, offset: int):
+        if fn in ("choice", "choices"):
+            items = req.get("items", [])
+            if offset == 0 and not isinstance(items[0] if items else 0, int):
+                return face - 1
+            return items.index(offset + face - 1)
+        return offset + face - 1
+
+    def _other(self, fn: str, req: dict, event: dict):
+        n = req.get("n", 0)
+        if fn == "randint":
+            return self.rng.randint(req["a"], req["b"])
+        if fn == "randrange":
+            return self.rng.randrange(req["a"], req["b"], req.get("step", 1))
+        if fn == "choice":
+            index = self.choose_index(event)
+            return index if index in range(n) else (self.rng.randrange(n) if n else None)
+        if fn == "choices":
+            return [self.rng.randrange(n) for _ in range(req.get("k", 1))] if n else None
+        if fn in ("shuffle", "sample"):
+            k = n if fn == "shuffle" else req.get("k", n)
+            perm = self.order(event)
+            if perm is None or sorted(perm) != list(range(n)):
+                perm = list(range(n))
+                self.rng.shuffle(perm)
+            return perm[:k]
+        if fn == "uniform":
+            return None
+        return None
+
+
+class ScriptedDice(DrawPolicy):
+    """Loads dice from a fixed list of faces (then falls back to the seeded generator)."""
+
+    def __init__(self, faces: list[int], seed: int = 1):
+        super().__init__(seed)
+        self.faces = list(faces)
+
+    def next_face(self, event: dict) -> int | None:
+        return self.faces.pop(0) if self.faces else None

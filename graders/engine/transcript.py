@@ -1,0 +1,160 @@
+"""A run's transcript: the screen as a person would have seen it, and where each event happened.
+
+The screen text has ANSI colour codes removed and carriage-return animations resolved; our
+answers are echoed after their prompt as a terminal would show them. Every event (prompt,
+answer, draw, exit) records its offset in that text, so readers can cut the screen into parts
+("everything printed between these two rolls").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-B]"
+                  r"|\x1b[=>78c]")
+
+
+def clean(text: str) -> str:
+    """Remove ANSI codes, resolve carriage returns and backspaces, keep tabs as spaces."""
+    text = ANSI.sub("", text).replace("\r\n", "\n").replace("\t", "    ")
+    lines = []
+    for line in text.split("\n"):
+        if "\r" in line:
+            parts = [p for p in line.split("\r") if p.strip()]
+            line = parts[-1] if parts else ""
+        while "\b" in line:
+            shorter = re.sub(r"[^\b]\b", "", line)
+            line = shorter if shorter != line else line.replace("\b", "")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+@dataclass
+class Mark:
+    """An event placed on the screen text."""
+
+    kind: str
+    pos: int
+    text: str
+    data: dict
+
+
+class Transcript:
+    """The screen text of a run plus its events in order."""
+
+    def __init__(self, log, outcome: dict | None = None, gave_up: str | None = None):
+        self.outcome = outcome or {}
+        self.gave_up = gave_up
+        self.marks: list[Mark] = []
+        parts: list[str] = []
+        raw_out: list[str] = []
+        length = 0
+        pending_out = ""
+        for event in log:
+            if event.kind == "out":
+                pending_out += event.text
+                continue
+            if pending_out:
+                piece = clean(pending_out)
+                parts.append(piece)
+                raw_out.append(pending_out)
+                length += len(piece)
+                self.marks.append(Mark("out", length - len(piece), piece, {}))
+                pending_out = ""
+            if event.kind == "answer":
+                echo = event.text + "\n"
+                self.marks.append(Mark("answer", length, event.text, {}))
+                parts.append(echo)
+                length += len(echo)
+            else:
+                self.marks.append(Mark(event.kind, length, event.text, event.data))
+        if pending_out:
+            piece = clean(pending_out)
+            parts.append(piece)
+            self.marks.append(Mark("out", length, piece, {}))
+        self.text = "".join(parts)
+
+    # ------------------------------------------------------------------ queries
+    def tail_text(self, lines: int) -> str:
+        return "\n".join(self.text.splitlines()[-lines:])
+
+    def since_last_answer(self) -> str:
+        answers = [m.pos for m in self.marks if m.kind == "answer"]
+        start = answers[-1] + len(self.marks_at(answers[-1], "answer")) + 1 if answers else 0
+        return self.text[start:]
+
+    def marks_at(self, pos: int, kind: str) -> str:
+        for mark in self.marks:
+            if mark.pos == pos and mark.kind == kind:
+                return mark.text
+        return ""
+
+    def of_kind(self, *kinds: str) -> list[Mark]:
+        return [m for m in self.marks if m.kind in kinds]
+
+    @property
+    def prompts(self) -> list[Mark]:
+        return self.of_kind("input")
+
+    @property
+    def draws(self) -> list[Mark]:
+        return self.of_kind("draw")
+
+    @property
+    def ended_how(self) -> str:
+        """A plain sentence about how the run ended."""
+        status = self.outcome.get("status")
+        if self.gave_up:
+            return f"The grader stopped the run: {self.gave_up}."
+        if status in ("finished", "exit") and self.outcome.get("code", 0) in (0, None):
+            return "The program finished normally."
+        if status == "exit":
+            return f"The program exited with status {self.outcome.get('code')}."
+        if status == "syntax-error":
+            return f"The program could not start: {self.outcome.get('error')}"
+        if status in ("exception", "import-error"):
+            error = (self.outcome.get("error") or "").strip().splitlines()
+            return f"The program crashed: {error[-1] if error else 'an exception'}"
+        if status == "limit":
+            return f"The grader stopped the program because it {self.outcome.get('error')}."
+        if status == "died":
+            return f"The program died: {self.outcome.get('error')}."
+        return "The program was stopped."
+
+    @property
+    def crashed(self) -> bool:
+        return self.outcome.get("status") in ("exception", "syntax-error", "import-error", "died")
+
+    # ------------------------------------------------------------------ feedback
+    def render(self, start: int = 0, end: int | None = None, max_lines: int = 400,
+               show_draws: bool = True) -> str:
+        """The screen between two offsets, with our answers marked «like this»."""
+        end = len(self.text) if end is None else end
+        out: list[str] = []
+        for index, mark in enumerate(self.marks):
+            if mark.pos < start or mark.pos > end:
+                continue
+            if mark.kind == "out":
+                piece = self.text[max(mark.pos, start):min(mark.pos + len(mark.text), end)]
+                out.append(piece)
+            elif mark.kind == "answer":
+                if out and not out[-1].endswith("\n"):
+                    gap = "" if out[-1].endswith(" ") else " "
+                    out.append(f"{gap}«{mark.text}»\n")
+                else:
+                    out.append(f"«{mark.text}»\n")
+            elif mark.kind == "eof":
+                out.append("«end of input»\n")
+            elif mark.kind == "draw" and show_draws and mark.data.get("faces"):
+                faces = " ".join(str(f) for f in mark.data["faces"])
+                if out and out[-1].startswith("[dice: ") and out[-1].endswith("]\n"):
+                    out[-1] = out[-1][:-2] + " " + faces + "]\n"
+                else:
+                    prefix = "" if not out or out[-1].endswith("\n") else "\n"
+                    out.append(f"{prefix}[dice: {faces}]\n")
+        lines = "".join(out).splitlines()
+        if len(lines) > max_lines:
+            keep = max_lines // 2
+            lines = lines[:keep] + [f"... ({len(lines) - 2 * keep} lines left out) ..."] + \
+                lines[-keep:]
+        return "\n".join(lines)
