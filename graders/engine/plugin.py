@@ -1,0 +1,174 @@
+"""The pytest plugin that turns a grader module into rubric scores.
+
+A grader is a pytest module ``graders/<assignment>/checks.py`` whose check functions are named
+``check_*`` and carry ``@pytest.mark.item("rubric-id")``. Fixtures it can use:
+
+* ``submission`` — the student's work (parametrized: one pass over the checks per submission);
+* ``result`` — the check's :class:`~graders.engine.rubric.CheckResult` (``fail``, ``partial``,
+  ``note``, ``measure``); a plain ``assert`` or :class:`~graders.engine.rubric.Fail` also fails;
+* ``budget`` — the submission's wall-time budget, shared by all its runs.
+
+Each check runs under pytest-timeout. At the end the plugin combines checks into item scores.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from .rubric import CheckResult, Fail, Rubric, score_items
+from .reports import SubmissionReport
+from .submissions import Submission
+
+
+@dataclass
+class Budget:
+    """Wall time one submission may spend in student runs, all scenarios together."""
+
+    seconds: float
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def left(self) -> float:
+        return self.seconds - (time.monotonic() - self.started)
+
+    @property
+    def spent(self) -> bool:
+        return self.left <= 0
+
+
+class KitPlugin:
+    """Collects check results per submission while pytest runs the grader."""
+
+    def __init__(self, rubric: Rubric, submissions: list[Submission], public_only=False,
+                 budget_seconds: float = 15.0):
+        self.rubric = rubric
+        self.submissions = submissions
+        self.public_only = public_only
+        self.budget_seconds = budget_seconds
+        self.checks: dict[str, list[CheckResult]] = {s.student: [] for s in submissions}
+        self.started: dict[str, float] = {}
+        self.finished: dict[str, float] = {}
+        self.problems: dict[str, list[str]] = {s.student: [] for s in submissions}
+        self.notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
+        self._budgets: dict[str, Budget] = {}
+
+    # ------------------------------------------------------------------ pytest hooks
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "item(id, weight=1): the rubric item a check scores")
+        config.addinivalue_line("markers", "public: part of the students' self-check")
+
+    def pytest_generate_tests(self, metafunc):
+        if "submission" in metafunc.fixturenames:
+            metafunc.parametrize("submission", self.submissions, scope="session",
+                                 ids=[s.student for s in self.submissions])
+
+    def pytest_collection_modifyitems(self, config, items):
+        if self.public_only:
+            items[:] = [i for i in items if i.get_closest_marker("public")]
+
+    @pytest.fixture
+    def result(self, request) -> CheckResult:
+        marker = request.node.get_closest_marker("item")
+        item_id = marker.args[0] if marker else request.node.name
+        weight = float(marker.kwargs.get("weight", 1.0)) if marker else 1.0
+        check = CheckResult(item_id, request.node.originalname, weight)
+        request.node.kit_check = check
+        return check
+
+    @pytest.fixture(scope="session")
+    def budget(self, submission) -> Budget:
+        if submission.student not in self._budgets:
+            self._budgets[submission.student] = Budget(self.budget_seconds)
+        return self._budgets[submission.student]
+
+    @pytest.fixture(scope="session")
+    def notes(self, submission):
+        """notes(text, problem=False): a line for 'How the runs went' (and the TA list)."""
+        return lambda text, problem=False: self.add_note(submission.student, text, problem)
+
+    @pytest.fixture(scope="session")
+    def rubric(self) -> Rubric:
+        return self.rubric
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        submission = getattr(item, "callspec", None) and item.callspec.params.get("submission")
+        if submission is None:
+            return
+        student = submission.student
+        self.started.setdefault(student, time.monotonic())
+        self.finished[student] = time.monotonic()
+        check = getattr(item, "kit_check", None)
+        marker = item.get_closest_marker("item")
+        if check is None and marker is not None and (report.when == "call" or report.failed):
+            check = CheckResult(marker.args[0], item.originalname,
+                                float(marker.kwargs.get("weight", 1.0)))
+            item.kit_check = check
+        if check is None:
+            return
+        if report.when == "call" or (report.when == "setup" and report.failed):
+            self._record(check, call, report, student)
+            if check not in self.checks[student]:
+                self.checks[student].append(check)
+
+    def _record(self, check: CheckResult, call, report, student: str) -> None:
+        if not report.failed or call.excinfo is None:
+            return
+        exc = call.excinfo.value
+        if isinstance(exc, Fail):
+            check.record_fail(exc)
+        elif isinstance(exc, AssertionError):
+            check.fraction = 0.0
+            check.add_detail(str(exc).split("\nassert ")[0] or "A check failed.")
+        elif "Timeout" in type(exc).__name__ or "Timeout" in str(exc)[:200]:
+            check.fraction = 0.0
+            check.add_detail("This check ran out of time (the grader's own limit).")
+            self.problems[student].append(f"{check.item_id}: the check timed out")
+        else:
+            check.fraction = 0.0
+            check.error = f"{type(exc).__name__}: {exc}"[:300]
+            self.problems[student].append(f"{check.item_id}: grader error {check.error}")
+
+    # ------------------------------------------------------------------ results
+    def reports(self) -> list[SubmissionReport]:
+        rubric = self.rubric
+        if self.public_only:
+            wanted = {c.item_id for checks in self.checks.values() for c in checks}
+            rubric = Rubric(rubric.assignment, rubric.title + " (self-check)",
+                            rubric.main_file, rubric.files,
+                            [i for i in rubric.items if i.id in wanted])
+        out = []
+        for submission in self.submissions:
+            student = submission.student
+            elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
+            verdicts = score_items(rubric, self.checks[student])
+            out.append(SubmissionReport(student, rubric, verdicts, elapsed,
+                                        self.notes[student], self.problems[student]))
+        return out
+
+    def add_note(self, student: str, text: str, problem: bool = False) -> None:
+        """Graders call this (via the ``notes`` helper) for run-level news."""
+        if text not in self.notes[student]:
+            self.notes[student].append(text)
+        if problem and text not in self.problems[student]:
+            self.problems[student].append(text)
+
+
+def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
+        public_only: bool = False, quiet: bool = True) -> list[SubmissionReport]:
+    """Run a grader module over submissions with pytest; returns one report each."""
+    plugin = KitPlugin(rubric, submissions, public_only)
+    ini = Path(__file__).with_name("grader.ini")
+    args = [str(grader_dir), "-c", str(ini), "--rootdir", str(grader_dir),
+            "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header"]
+    args += ["-q", "-p", "no:terminal"] if quiet else ["-v"]
+    status = pytest.main(args, plugins=[plugin])
+    if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        raise RuntimeError(f"pytest could not run the grader in {grader_dir} "
+                           f"(exit status {int(status)})")
+    return plugin.reports()

@@ -1,0 +1,135 @@
+"""The rubric: items with ids and points (data, from ``assignments/<name>/rubric.toml``) and the
+verdict a grader check reaches on each, with its evidence.
+
+A check earns a fraction of its item: 1.0 unless it calls ``fail`` or ``partial``. Several checks
+may share an item; the item's score is its points times their weighted average.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Item:
+    id: str
+    points: float
+    title: str
+    review: bool = False        # measured automatically, confirmed by a TA
+    public: bool = False        # part of the students' self-check
+
+
+@dataclass
+class Rubric:
+    assignment: str
+    title: str
+    main_file: str
+    files: list[str]
+    items: list[Item]
+
+    @classmethod
+    def load(cls, assignment: str) -> "Rubric":
+        path = KIT_ROOT / "assignments" / assignment / "rubric.toml"
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        items = [Item(i["id"], float(i["points"]), i.get("title", i["id"]),
+                      bool(i.get("review", False)), bool(i.get("public", False)))
+                 for i in data["item"]]
+        return cls(data.get("assignment", assignment), data.get("title", assignment),
+                   data["main_file"], list(data.get("files", [data["main_file"]])), items)
+
+    @property
+    def max_score(self) -> float:
+        return sum(item.points for item in self.items)
+
+    def item(self, item_id: str) -> Item:
+        for item in self.items:
+            if item.id == item_id:
+                return item
+        raise KeyError(f"rubric of {self.assignment} has no item {item_id!r}")
+
+
+class Fail(Exception):
+    """Raised by a check to fail (or partly fail) its item with a readable explanation."""
+
+    def __init__(self, message: str, *, expected: str | None = None, actual: str | None = None,
+                 evidence: str | None = None, fraction: float = 0.0):
+        super().__init__(message)
+        self.message, self.expected, self.actual = message, expected, actual
+        self.evidence, self.fraction = evidence, fraction
+
+
+@dataclass
+class CheckResult:
+    """What one check found: its share of the item, and why."""
+
+    item_id: str
+    name: str
+    weight: float = 1.0
+    fraction: float = 1.0
+    messages: list[str] = field(default_factory=list)
+    details: list[dict] = field(default_factory=list)   # expected / actual / evidence
+    notes: list[str] = field(default_factory=list)      # shown even when passed
+    measurements: dict = field(default_factory=dict)     # for review items
+    error: str | None = None                             # the grader's own failure
+
+    def fail(self, message: str, *, expected=None, actual=None, evidence=None,
+             fraction: float = 0.0) -> None:
+        raise Fail(message, expected=expected, actual=actual, evidence=evidence,
+                   fraction=fraction)
+
+    def partial(self, fraction: float, message: str, *, expected=None, actual=None,
+                evidence=None) -> None:
+        """Record a shortfall without stopping the check; the lowest fraction counts."""
+        self.fraction = min(self.fraction, max(0.0, min(1.0, fraction)))
+        self.add_detail(message, expected, actual, evidence)
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def measure(self, name: str, value) -> None:
+        self.measurements[name] = value
+
+    def add_detail(self, message, expected=None, actual=None, evidence=None) -> None:
+        self.messages.append(message)
+        self.details.append({"message": message, "expected": expected, "actual": actual,
+                             "evidence": evidence})
+
+    def record_fail(self, exc: Fail) -> None:
+        self.fraction = min(self.fraction, exc.fraction)
+        self.add_detail(exc.message, exc.expected, exc.actual, exc.evidence)
+
+
+@dataclass
+class ItemVerdict:
+    item: Item
+    score: float
+    checks: list[CheckResult]
+
+    @property
+    def passed(self) -> bool:
+        return abs(self.score - self.item.points) < 1e-9
+
+    @property
+    def status(self) -> str:
+        return "passed" if self.passed else "failed"
+
+
+def score_items(rubric: Rubric, checks: list[CheckResult]) -> list[ItemVerdict]:
+    """Combine check results into one verdict per rubric item (missing checks score 0)."""
+    verdicts = []
+    for item in rubric.items:
+        mine = [c for c in checks if c.item_id == item.id]
+        if mine:
+            total = sum(c.weight for c in mine) or 1.0
+            share = sum(c.weight * c.fraction for c in mine) / total
+        else:
+            share = 0.0
+            missing = CheckResult(item.id, "not run", fraction=0.0)
+            missing.add_detail("This item was not checked (the grader has no check for it, "
+                               "or grading stopped before it).")
+            mine = [missing]
+        verdicts.append(ItemVerdict(item, round(item.points * share, 2), mine))
+    return verdicts
