@@ -44,7 +44,7 @@ class KitPlugin:
 
     def __init__(self, rubric: Rubric, submissions: list[Submission], public_only=False,
                  budget_seconds: float = 15.0):
-        self.rubric = rubric
+        self.the_rubric = rubric
         self.submissions = submissions
         self.public_only = public_only
         self.budget_seconds = budget_seconds
@@ -52,7 +52,7 @@ class KitPlugin:
         self.started: dict[str, float] = {}
         self.finished: dict[str, float] = {}
         self.problems: dict[str, list[str]] = {s.student: [] for s in submissions}
-        self.notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
+        self.run_notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
         self._budgets: dict[str, Budget] = {}
 
     # ------------------------------------------------------------------ pytest hooks
@@ -91,7 +91,7 @@ class KitPlugin:
 
     @pytest.fixture(scope="session")
     def rubric(self) -> Rubric:
-        return self.rubric
+        return self.the_rubric
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -136,7 +136,7 @@ class KitPlugin:
 
     # ------------------------------------------------------------------ results
     def reports(self) -> list[SubmissionReport]:
-        rubric = self.rubric
+        rubric = self.the_rubric
         if self.public_only:
             wanted = {c.item_id for checks in self.checks.values() for c in checks}
             rubric = Rubric(rubric.assignment, rubric.title + " (self-check)",
@@ -148,13 +148,13 @@ class KitPlugin:
             elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
             verdicts = score_items(rubric, self.checks[student])
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,
-                                        self.notes[student], self.problems[student]))
+                                        self.run_notes[student], self.problems[student]))
         return out
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""
-        if text not in self.notes[student]:
-            self.notes[student].append(text)
+        if text not in self.run_notes[student]:
+            self.run_notes[student].append(text)
         if problem and text not in self.problems[student]:
             self.problems[student].append(text)
 
@@ -165,8 +165,8 @@ def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
     plugin = KitPlugin(rubric, submissions, public_only)
     ini = Path(__file__).with_name("grader.ini")
     args = [str(grader_dir), "-c", str(ini), "--rootdir", str(grader_dir),
-            "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header"]
-    args += ["-q", "-p", "no:terminal"] if quiet else ["-v"]
+            "-p", "no:cacheprovider"]
+    args += ["-p", "no:terminal"] if quiet else ["-v", "--no-header"]
     status = pytest.main(args, plugins=[plugin])
     if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"pytest could not run the grader in {grader_dir} "

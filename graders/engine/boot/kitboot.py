@@ -654,8 +654,13 @@ def run_calls():
         send("exit", status="import-error", code=1, error=error)
         return 1
     request = ask("ready")
-    while request.get("call"):
-        request = ask("result", result=_one_call(module, request["call"], scripted_inputs))
+    while request.get("calls"):
+        results = []
+        for spec in request["calls"]:
+            results.append(_one_call(module, spec, scripted_inputs))
+            if results[-1].get("error") == "timeout" and spec.get("stop_on_timeout", True):
+                break
+        request = ask("result", results=results)
     _flush()
     send("exit", status="finished", code=0, error=None)
     return 0

@@ -1,0 +1,92 @@
+"""Calling a student's functions directly, in a sandboxed child process.
+
+    with FunctionCalls(submission_main, workdir) as calls:
+        results = calls.run([{"id": 1, "func": "has_pair", "args": [[5, 5, 9]]}, ...])
+
+Each call spec may give ``func`` + ``args``/``kwargs``, or ``code`` (grader code run with the
+student's module as ``m``; it sets ``result``), plus ``patch`` (module functions replaced by
+scripted return values, e.g. ``{"deal": [[14, 9, 4], [5, 5, 2]]}``), ``spy`` (module functions
+whose calls are recorded), ``inputs`` (lines for ``input()``), ``timeout`` (seconds, default 1),
+``args_after`` (report the arguments after the call, to spot in-place changes).
+
+Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr", "type"}``),
+``error``/``message``/``traceback`` when it raised, ``stdout`` (what the call printed),
+``spies``, and ``remaining_inputs``. A call that loops forever fails with ``error ==
+"timeout"``; the child is then restarted so the next calls still run. The module is imported
+once per child (not as ``__main__``); its import-time errors are reported by ``import_error``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .draws import DrawPolicy
+from .harness import Child, Limits
+
+
+class FunctionCalls:
+    """A child process holding the imported student module, answering batches of calls."""
+
+    def __init__(self, target: Path, workdir: Path, module: str = "submission",
+                 policy: DrawPolicy | None = None, limits: Limits | None = None):
+        self.target, self.workdir, self.module = Path(target), Path(workdir), module
+        self.policy = policy
+        self.limits = limits or Limits(wall_seconds=120, idle_seconds=4, cpu_seconds=120)
+        self.child: Child | None = None
+        self.import_error: str | None = None
+        self.restarts = 0
+
+    def __enter__(self) -> "FunctionCalls":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _start(self) -> bool:
+        self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
+                           limits=self.limits, mode="calls", module=self.module).start()
+        event = self.child.next_event()
+        if event is None or event.get("ev") != "ready":
+            outcome = self.child.outcome
+            self.import_error = outcome.get("error") or outcome.get("status") or "no start"
+            self.close()
+            return False
+        return True
+
+    def run(self, specs: list[dict], timeout: float = 1.0) -> list[dict]:
+        """Run the calls in order; a call that hangs or kills the child fails alone."""
+        results: list[dict] = []
+        pending = [dict(spec) for spec in specs]
+        for spec in pending:
+            spec.setdefault("timeout", timeout)
+        while pending:
+            if self.child is None or not self.child.running:
+                if self.import_error or not self._start():
+                    results += [_failed(s, "import", self.import_error or "") for s in pending]
+                    return results
+            self.child.reply({"calls": pending})
+            event = self.child.next_event()
+            if event is None or event.get("ev") != "result":
+                reason = self.child.outcome.get("error") or "the program stopped"
+                results.append(_failed(pending[0], "died", reason))
+                pending = pending[1:]
+                self.close()
+                self.restarts += 1
+                continue
+            batch = event.get("results", [])
+            results += batch
+            pending = pending[len(batch):]
+            if batch and batch[-1].get("error") == "timeout":
+                self.close()             # the module may be in a broken state: start afresh
+                self.restarts += 1
+        return results
+
+    def close(self) -> None:
+        if self.child is not None:
+            self.child.reply({"calls": []})
+            self.child.close()
+            self.child = None
+
+
+def _failed(spec: dict, error: str, message: str) -> dict:
+    return {"id": spec.get("id"), "ok": False, "error": error, "message": message,
+            "stdout": "", "spies": {}}
