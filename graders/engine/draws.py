@@ -37,6 +37,8 @@ class DrawPolicy:
     def __init__(self, seed: int = 1):
         self.seed = seed
         self.rng = random.Random(seed)
+        self.log = None          # the run's event log, set by the harness
+        self.enough = False      # set to end the run after this draw (the scenario is done)
 
     # Subclasses override these two hooks.
     def next_face(self, event: dict) -> int | None:

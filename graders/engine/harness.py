@@ -60,12 +60,17 @@ class _Spawn(pexpect.spawn):
         return ptyprocess.PtyProcess.spawn(args, pass_fds=self._pass_fds, **kwargs)
 
 
-def prepare_workdir(files: list[Path], extra: dict[str, str] | None = None) -> Path:
-    """A fresh private folder holding copies of the submission's files."""
+def prepare_workdir(files, extra: dict[str, str] | None = None) -> Path:
+    """A fresh private folder holding copies of the submission's files.
+
+    ``files`` is a list of paths, or a mapping of the name to use -> original path.
+    """
     workdir = Path(tempfile.mkdtemp(prefix="kit-run-"))
-    for path in files:
+    named = files.items() if isinstance(files, dict) else ((Path(p).name, p) for p in files)
+    for name, path in named:
+        path = Path(path)
         if path.is_file() and path.stat().st_size <= 2_000_000:
-            shutil.copy2(path, workdir / path.name)
+            shutil.copy2(path, workdir / name)
     for name, text in (extra or {}).items():
         (workdir / name).write_text(text)
     return workdir
@@ -90,6 +95,7 @@ class Child:
         self.python = python or pythons.student_python()
         self.extra_env = dict(env or {})
         self.log: list[Event] = []
+        self.policy.log = self.log
         self.outcome: dict = {}          # the child's exit event, or the limit that stopped it
         self.stopped_by: str | None = None
         self.output_bytes = 0
@@ -196,6 +202,8 @@ class Child:
                 self._sync_output(event.get("out", 0))
                 if event["ev"] == "draw":
                     self._answer_draw(event)
+                    if self._proc is None:          # the policy ended the run
+                        return None
                     continue
                 if event["ev"] in ("note", "system"):
                     self.log.append(Event(event["ev"], event.get("text") or
@@ -273,7 +281,7 @@ class Child:
     def _sync_output(self, expected: int) -> None:
         """Read the terminal until it has delivered what the child wrote before the event."""
         deadline = time.monotonic() + 0.25
-        while self.output_bytes < expected and time.monotonic() < deadline:
+        while self._proc is not None and self.output_bytes < expected and time.monotonic() < deadline:
             ready, _, _ = select.select([self._proc.child_fd], [], [], 0.02)
             if ready and not self._read_output():
                 break
@@ -299,8 +307,10 @@ class Child:
         value, faces = self.policy.answer(event)
         self.reply({"value": value})
         data = {"fn": event.get("fn"), "req": event.get("req", {}), "value": value,
-                "faces": faces, "stack": event.get("stack", [])}
+                "faces": faces, "stack": event.get("stack", []), "kit": event.get("kit")}
         self.log.append(Event("draw", "", data))
+        if self.policy.enough:
+            self._stop("enough", "had played every round the scenario needed")
 
     # ------------------------------------------------------------------ results
     @property

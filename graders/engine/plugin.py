@@ -12,7 +12,9 @@ Each check runs under pytest-timeout. At the end the plugin combines checks into
 """
 from __future__ import annotations
 
+import os
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,6 +134,8 @@ class KitPlugin:
         else:
             check.fraction = 0.0
             check.error = f"{type(exc).__name__}: {exc}"[:300]
+            if os.environ.get("GRADER_DEBUG"):
+                traceback.print_exception(exc)
             self.problems[student].append(f"{check.item_id}: grader error {check.error}")
 
     # ------------------------------------------------------------------ results

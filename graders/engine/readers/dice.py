@@ -1,0 +1,111 @@
+"""Reading big dice drawn as text art, side by side, e.g.
+
+     -----     -----     -----          ╭───────╮ ╭───────╮ ╭───────╮
+    | o   |   | o o |   | o o |         │ ●   ● │ │       │ │ ●     │
+    |     |   | o o |   |     |         │   ●   │ │   ●   │ │       │
+    |   o |   | o o |   | o o |         │ ●   ● │ │       │ │     ● │
+     -----     -----     -----          ╰───────╯ ╰───────╯ ╰───────╯
+
+Any border and pip character, either orientation of the 2, 3 and 6. A block of non-blank lines
+is cut into dice at the columns that are blank in every line; a die's pips are the character
+whose count matches its face, and the pips per row must follow a regular pattern.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PATTERNS = {1: [[1]], 2: [[1, 0, 1], [1, 1]], 3: [[1, 1, 1]], 4: [[2, 0, 2], [2, 2]],
+            5: [[2, 1, 2]], 6: [[2, 2, 2], [3, 0, 3], [3, 3]]}
+
+
+@dataclass
+class DiceArt:
+    faces: list[int]
+    side_by_side: bool
+    regular: bool
+    lines: list[str]
+
+
+def _blocks(text: str) -> list[list[str]]:
+    blocks, current = [], []
+    for line in text.split("\n"):
+        if line.strip():
+            current.append(line.rstrip())
+        else:
+            if current:
+                blocks.append(current)
+            current = []
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _segments(block: list[str]) -> list[tuple[int, int]]:
+    wide = max(len(line) for line in block)
+    rows = [line.ljust(wide) for line in block]
+    blank = [all(row[x] == " " for row in rows) for x in range(wide)]
+    segments, start = [], None
+    for x, empty in enumerate(blank + [True]):
+        if not empty and start is None:
+            start = x
+        elif empty and start is not None:
+            segments.append((start, x))
+            start = None
+    return segments
+
+
+def _profile(rows: list[str], pip: str) -> list[int]:
+    """Pips per row, inside the die's border rows, with runs of empty rows squeezed to one."""
+    inner = [r for r in rows if " " in r.strip() or pip in r]
+    counts = [r.count(pip) for r in inner]
+    while counts and counts[0] == 0:
+        counts.pop(0)
+    while counts and counts[-1] == 0:
+        counts.pop()
+    squeezed: list[int] = []
+    for c in counts:
+        if not (c == 0 and squeezed and squeezed[-1] == 0):
+            squeezed.append(c)
+    return squeezed
+
+
+def _read_die(rows: list[str]) -> list[tuple[str, int, bool]]:
+    """(pip character, count, regular pattern) candidates for one die's rows."""
+    chars = {c for row in rows for c in row.strip()[1:-1] if c != " "}
+    out = []
+    for pip in chars:
+        count = sum(row.count(pip) for row in rows)
+        if 1 <= count <= 6:
+            out.append((pip, count, _profile(rows, pip) in PATTERNS[count]))
+    return out
+
+
+def find_dice(text: str, faces: list[int]) -> DiceArt | None:
+    """Big dice showing ``faces`` (in order) in the text, side by side if possible."""
+    stacked: list[int] = []
+    stacked_lines: list[str] = []
+    for block in _blocks(text):
+        if len(block) < 3:
+            continue
+        segments = _segments(block)
+        wide = max(len(line) for line in block)
+        rows = [line.ljust(wide) for line in block]
+        dice = [[row[a:b] for row in rows] for a, b in segments]
+        readings = [_read_die(d) for d in dice]
+        for start in range(0, max(0, len(readings) - len(faces)) + 1):
+            window = readings[start:start + len(faces)]
+            if len(window) < len(faces):
+                break
+            for pip in {c for r in window for c, _, _ in r}:
+                counts = [next((n for c, n, _ in r if c == pip), 0) for r in window]
+                if counts == list(faces):
+                    regular = all(next(ok for c, _, ok in r if c == pip) for r in window)
+                    return DiceArt(list(faces), True, regular, block)
+        if len(segments) == 1 and len(readings[0]) and len(stacked) < len(faces):
+            want = faces[len(stacked)]
+            if any(n == want for _, n, _ in readings[0]):
+                stacked.append(want)
+                stacked_lines += block
+    if stacked == list(faces):
+        return DiceArt(list(faces), False, True, stacked_lines)
+    return None

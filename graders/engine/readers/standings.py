@@ -1,0 +1,41 @@
+"""Reading name/number standings such as ``Ann: 7 chips``, ``| Mo | 10 |`` or
+``Chips -> Ann: 10 | Mo: 9``: each known name takes the first whole number after it on its line.
+"""
+from __future__ import annotations
+
+import re
+
+
+def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
+    spots = sorted((m.start(), m.end(), name) for name in names
+                   for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line))
+    found: dict[str, int] = {}
+    for i, (_, end, name) in enumerate(spots):
+        stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
+        number = re.search(r"(?<![\w.])-?\d+(?![\w.])", line[end:stop])
+        if number and name not in found:
+            found[name] = int(number.group())
+    return found
+
+
+def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[str, int], str]:
+    """The last block of lines giving every name a number (and the lines themselves).
+
+    Returns ({}, "") when no block within ``window`` lines names everyone.
+    """
+    lines = text.split("\n")
+    for end in range(len(lines) - 1, -1, -1):
+        found: dict[str, int] = {}
+        used: list[int] = []
+        for index in range(end, max(-1, end - window), -1):
+            got = numbers_by_name(lines[index], names)
+            new = {n: v for n, v in got.items() if n not in found}
+            if new:
+                found.update(new)
+                used.append(index)
+            if len(found) == len(names):
+                block = "\n".join(lines[min(used):max(used) + 1])
+                return found, block
+        if not numbers_by_name(lines[end], names):
+            continue
+    return {}, ""

@@ -1,0 +1,118 @@
+"""Playing PocoLoco scenarios against a student's program.
+
+A scenario fixes the starting chips, the order of play, the dice (by round, position and roll)
+and how the human plays (always stop, or always roll again). The driver answers every prompt
+from its wording: name, chips, "read the rules?", roll again, which dice, continue, play again.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graders.engine.harness import Limits, prepare_workdir
+from graders.engine.session import Session
+from graders.engine.transcript import Transcript
+
+from .policy import Plan, PocoPolicy
+
+HUMAN = "Quillon"      # unusual on purpose: it must not clash with computer players' names
+
+NAME = re.compile(r"\bname\b", re.I)
+CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b", re.I)
+RULES = re.compile(r"rule|instruction|how to play|tutorial|explain|help", re.I)
+WHICH_DICE = re.compile(r"which (dice|die)|dice (to|do you want to) re-?roll|select .*dice|"
+                        r"choose .*dice|dice numbers", re.I)
+PLAY_AGAIN = re.compile(r"play again|another game|new game|play once more|rematch", re.I)
+ROLL = re.compile(r"roll|again|re-?roll|\bstop\b|\bhold\b|\bkeep\b|\bstay\b|\bpass\b", re.I)
+CONTINUE = re.compile(r"continue|next round|ready|enter|any key|proceed|go on|start", re.I)
+
+
+@dataclass
+class Scenario:
+    name: str
+    chips: int
+    plan: Plan
+    human_rolls: bool | set = False    # answer "roll again" yes: always, or in these rounds
+    rounds: int | None = None          # stop once this many rounds have been played
+    purpose: str = ""
+
+
+@dataclass
+class Decision:
+    """A prompt the driver classified, with the human's place in the game at that moment."""
+
+    index: int                 # position in the event log
+    kind: str                  # name, chips, rules, roll, dice, again, continue, other
+    wording: str
+    answer: str
+    human_round: int
+    human_rolls: int           # complete rolls the human had in that round
+
+
+@dataclass
+class Game:
+    """The record of one scenario run."""
+
+    scenario: Scenario
+    transcript: Transcript
+    decisions: list[Decision]
+    policy: PocoPolicy
+    elapsed: float
+    stopped_early: bool        # the run ended because the scenario had what it needed
+
+    @property
+    def usable(self) -> bool:
+        return bool(self.transcript.draws)
+
+
+def classify(wording: str, context: str) -> str:
+    text = wording or context
+    if CHIPS.search(text) and not ROLL.search(text):
+        return "chips"
+    if NAME.search(text) and not re.search(r"roll|again|continue", text, re.I):
+        return "name"
+    if RULES.search(text):
+        return "rules"
+    if WHICH_DICE.search(text):
+        return "dice"
+    if PLAY_AGAIN.search(text):
+        return "again"
+    if ROLL.search(text) and not re.search(r"\b(press|hit)\b.*\benter\b", text, re.I):
+        return "roll"
+    if CONTINUE.search(text) or not text.strip():
+        return "continue"
+    return "other"
+
+
+def play(files: dict, scenario: Scenario, seconds: float) -> Game:
+    """Run one scenario; never raises for the student's failures."""
+    workdir = prepare_workdir(files)
+    main = workdir / "a5.py"
+    policy = PocoPolicy(HUMAN, scenario.plan, scenario.chips)
+    policy.stop_at_round = scenario.rounds
+    limits = Limits(wall_seconds=max(1.0, min(6.0, seconds)), idle_seconds=1.5)
+    session = Session.start(main, workdir, policy=policy, limits=limits)
+    decisions: list[Decision] = []
+    asked = {"name": 0, "chips": 0}
+    while (prompt := session.wait()) is not None:
+        kind = classify(prompt.wording, prompt.context)
+        if kind in asked:
+            asked[kind] += 1
+            if asked[kind] > 3:          # asked again and again: maybe it is something else
+                kind = "other"
+        state = policy.states.get(HUMAN)
+        rolls = scenario.human_rolls is True or (
+            isinstance(scenario.human_rolls, set) and state is not None
+            and state.turn in scenario.human_rolls)
+        intent = {"name": HUMAN, "chips": str(scenario.chips), "rules": "yes", "dice": "all",
+                  "again": "no", "continue": "yes",
+                  "roll": "yes" if rolls else "no"}.get(kind, "yes")
+        if kind == "continue" and not re.search(r"\(|\[|y/n|yes", prompt.context[-80:]):
+            intent = "enter"
+        typed = session.answer(intent)
+        decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
+                                  state.turn if state else 0, state.rolls if state else 0))
+    session.close()
+    transcript = session.transcript
+    stopped_early = session.child.stopped_by == "enough"
+    return Game(scenario, transcript, decisions, policy, session.child.elapsed, stopped_early)

@@ -1,0 +1,212 @@
+"""Loaded dice for PocoLoco: who is rolling, and what they should get.
+
+Every die draw arrives with the student's call stack and the short strings in its local
+variables; a player's name there says whose roll it is. The policy keeps per-player turns
+(a turn is a run of draws by one player; the k-th turn of a player is round k) and hands out the
+faces a scenario planned for (round, position in that round's order, roll number). It also
+chooses the order of play when the program shuffles its players, so a scenario can put the
+human first, second or last.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from graders.engine.draws import DrawPolicy
+
+CURRENT_HINTS = ("player", "current", "who", "turn", "roller", "name", "p", "self.name",
+                 "person", "comp", "cpu", "bot")
+HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
+NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "score", "you",
+             "the", "and", "order", "turn", "game", "winner", "loser", "points", "roll"}
+
+
+@dataclass
+class Plan:
+    """What a scenario wants: the order of play and the dice, by round/position/roll."""
+
+    human_position: list[int] = field(default_factory=list)   # per round; default 0
+    dice: dict = field(default_factory=dict)   # (round, pos) -> list of rolls (3 faces each)
+    filler: list[list[int]] = field(default_factory=list)       # per pos when not planned
+    tie_pick: str = "last"                       # random tie-breaks pick the first or last
+
+    def roll(self, round_index: int, pos: int, roll_index: int) -> list[int] | None:
+        rolls = self.dice.get((round_index, pos))
+        if not rolls:
+            if self.filler:
+                return self.filler[pos % len(self.filler)]
+            return None
+        return rolls[min(roll_index, len(rolls) - 1)]   # extra rolls repeat the last one
+
+    def position_of_human(self, round_index: int) -> int:
+        if round_index < len(self.human_position):
+            return self.human_position[round_index]
+        return self.human_position[-1] if self.human_position else 0
+
+
+@dataclass
+class PlayerState:
+    turn: int = 0              # rounds completed by this player
+    rolls: int = 0             # complete rolls in the current turn
+    dice: int = 0              # dice so far in the current roll
+
+
+class PocoPolicy(DrawPolicy):
+    """Attributes draws to players and loads them by plan."""
+
+    def __init__(self, human: str, plan: Plan, chips: int, seed: int = 7):
+        super().__init__(seed)
+        self.human, self.plan, self.chips = human, plan, chips
+        self.computers: list[str] = []
+        self.states: dict[str, PlayerState] = {}
+        self.orders: dict[int, list[str]] = {}       # round -> order we chose
+        self.arrivals: dict[int, list[str]] = {}     # round -> players in order of first draw
+        self.last_drawer: str | None = None
+        self.order_shuffles = 0
+        self.stop_at_round: int | None = None        # end the run when this round starts
+
+    # ------------------------------------------------------------------ who
+    @property
+    def names(self) -> list[str]:
+        return [self.human] + self.computers
+
+    def learn_names(self, items) -> None:
+        for item in items:
+            name = item.get("name") if isinstance(item, dict) else item
+            if isinstance(name, str) and name.strip() and name != self.human \
+                    and name not in self.computers and name.lower() not in NOT_NAMES:
+                self.computers.append(name)
+
+    def learn_from_screen(self) -> None:
+        """Computer names from standings printed so far: a capitalised word and the chips."""
+        if self.log is None or len(self.computers) >= 3:
+            return
+        text = "".join(e.text for e in self.log if e.kind == "out")
+        text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
+        pattern = r"([A-Z][\w'-]{1,20})\W{0,6}(?:has\s+|with\s+)?(\d+)\b"
+        for match in re.finditer(pattern, text):
+            name, number = match.group(1), int(match.group(2))
+            if number == self.chips and name.lower() not in NOT_NAMES and name != self.human \
+                    and name not in self.computers:
+                self.computers.append(name)
+
+    def who(self, event: dict) -> str | None:
+        """The player a draw belongs to, from the names in the student's locals."""
+        known = set(self.names)
+        for frame in event.get("stack", []):
+            found = [(var, value) for var, value in frame.get("strings", []) if value in known]
+            distinct = {value for _, value in found}
+            if len(distinct) == 1:
+                return distinct.pop()
+            if len(distinct) > 1:
+                return self._most_current(found)
+        return None
+
+    @staticmethod
+    def _most_current(found: list[tuple[str, str]]) -> str:
+        def score(pair):
+            var = pair[0].lower()
+            if any(h == var or var.startswith(h + "_") or var.endswith("_" + h)
+                   for h in HUMAN_HINTS):
+                return 0
+            if any(h == var or h in var.split("_") or var.startswith(h) for h in CURRENT_HINTS):
+                return 2
+            return 1
+        return max(found, key=score)[1]
+
+    def _after_roll_answer(self) -> bool:
+        """True when our last action was answering a prompt (the human's re-roll)."""
+        if self.log is None:
+            return False
+        for event in reversed(self.log):
+            if event.kind == "answer":
+                return True
+            if event.kind == "draw":
+                return False
+        return False
+
+    # ------------------------------------------------------------------ order of play
+    def _is_player_population(self, items) -> bool:
+        names = [i.get("name") if isinstance(i, dict) else i for i in items]
+        return self.human in names and 3 <= len(names) <= 4
+
+    def order(self, event: dict):
+        items = event.get("req", {}).get("items", [])
+        if not self._is_player_population(items):
+            if len(items) == 6 or event.get("req", {}).get("k"):
+                self.learn_names(items[:0])
+            return None
+        self.learn_names(items)
+        names = [i.get("name") if isinstance(i, dict) else i for i in items]
+        round_index = self._new_round()
+        computers = [i for i, n in enumerate(names) if n != self.human]
+        human = names.index(self.human)
+        pos = min(self.plan.position_of_human(round_index), len(computers))
+        perm = computers[:pos] + [human] + computers[pos:]
+        self.orders[round_index] = [names[i] for i in perm]
+        return perm
+
+    def _new_round(self) -> int:
+        """A shuffle of the players starts a round: close the last turn, return its index."""
+        if self.last_drawer is not None:
+            self._close_turn(self.last_drawer)
+            self.last_drawer = None
+        self.order_shuffles += 1
+        return max((s.turn for s in self.states.values()), default=0)
+
+    def choose_index(self, event: dict):
+        items = event.get("req", {}).get("items", [])
+        names = [i.get("name") if isinstance(i, dict) else i for i in items]
+        if self._is_player_population(items) and len(names) == 4:
+            self.learn_names(items)
+            round_index = self._new_round()
+            computers = [n for n in names if n != self.human]
+            pos = self.plan.position_of_human(round_index)
+            first = self.human if pos == 0 else computers[0]
+            return names.index(first)
+        if items and all(isinstance(n, str) for n in names) and len(items) <= 4:
+            return len(items) - 1 if self.plan.tie_pick == "last" else 0
+        return None
+
+    # ------------------------------------------------------------------ dice
+    def next_face(self, event: dict) -> int | None:
+        if not self.computers:
+            self.learn_from_screen()
+        player = self.who(event)
+        if player is None and self._after_roll_answer():
+            player = self.human
+        if player is None:
+            player = self.last_drawer or "?"
+        state = self.states.setdefault(player, PlayerState())
+        if player != self.last_drawer and self.last_drawer is not None:
+            self._close_turn(self.last_drawer)
+        self.last_drawer = player
+        round_index = state.turn
+        if self.stop_at_round is not None and round_index >= self.stop_at_round:
+            self.enough = True
+        arrivals = self.arrivals.setdefault(round_index, [])
+        if player not in arrivals:
+            arrivals.append(player)
+        order = self.orders.get(round_index)
+        pos = order.index(player) if order and player in order else arrivals.index(player)
+        planned = self.plan.roll(round_index, pos, state.rolls)
+        die = state.dice
+        event["kit"] = {"player": player, "round": round_index, "pos": pos,
+                        "roll": state.rolls, "die": die}
+        state.dice += 1
+        if state.dice == 3:
+            state.rolls += 1
+            state.dice = 0
+        if planned is None:
+            return None
+        return planned[die % 3]
+
+    def _close_turn(self, player: str) -> None:
+        state = self.states[player]
+        state.dice = 0                       # a partial roll (a roll-off die) is dropped
+        if state.rolls:
+            state.turn += 1
+            state.rolls = 0
+
+    def wants_random_as_die(self, event: dict) -> bool:
+        return False
