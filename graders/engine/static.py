@@ -1,14 +1,15 @@
 """Static measurements of a student's source: pycodestyle at 100 columns and AST facts."""
 from __future__ import annotations
 
-import ast
-import io
-import re
-import tokenize
+import functools
+import json
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pycodestyle
+
+from . import pythons
 
 MAX_LINE = 100
 
@@ -50,54 +51,30 @@ class CodeFacts:
     docstrings: int
     comment_lines: int
     code_lines: int
-    names: list[str]                     # assigned variable and parameter names
+    names: list[str]                     # assigned names and parameters (not loop variables)
     classes: list[str]
+    strings: list[str]                   # string literals given to print() and input()
     parse_error: str | None = None
 
 
+@functools.lru_cache(maxsize=256)
+def _facts(path: str, mtime: float) -> CodeFacts:
+    script = Path(__file__).with_name("boot") / "astfacts.py"
+    try:
+        out = subprocess.run([pythons.student_python(), "-I", str(script), path],
+                             capture_output=True, text=True, timeout=30)
+        data = json.loads(out.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        return CodeFacts([], {}, 0, 0, 0, [], [], [], f"could not read the file ({exc})")
+    return CodeFacts(**data)
+
+
 def facts(path: Path) -> CodeFacts:
-    source = path.read_text(encoding="utf-8", errors="replace")
-    code_lines = sum(1 for line in source.splitlines()
-                     if line.strip() and not line.strip().startswith("#"))
-    comments = 0
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type == tokenize.COMMENT:
-                comments += 1
-    except (tokenize.TokenError, SyntaxError):
-        comments = len(re.findall(r"(?m)^\s*#", source))
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as exc:
-        return CodeFacts([], {}, 0, comments, code_lines, [], [], f"{exc.msg} (line {exc.lineno})")
-    functions, lines, names, classes, docs = [], {}, [], [], 0
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions.append(node.name)
-            lines[node.name] = (node.end_lineno or node.lineno) - node.lineno + 1
-            names += [a.arg for a in node.args.args if a.arg != "self"]
-            docs += ast.get_docstring(node) is not None
-        elif isinstance(node, ast.ClassDef):
-            classes.append(node.name)
-            docs += ast.get_docstring(node) is not None
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.append(node.id)
-    docs += ast.get_docstring(tree) is not None
-    return CodeFacts(functions, lines, docs, comments, code_lines, names, classes)
+    """Functions, docstrings, comments and names, parsed by the student's Python version."""
+    path = Path(path)
+    return _facts(str(path.resolve()), path.stat().st_mtime)
 
 
 def calls_to_print_and_input(path: Path) -> list[str]:
     """String literals passed to print() and input() (for spelling and wording checks)."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-    except SyntaxError:
-        return []
-    texts = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id in ("print", "input"):
-            for arg in node.args:
-                for inner in ast.walk(arg):
-                    if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
-                        texts.append(inner.value)
-    return texts
+    return facts(path).strings

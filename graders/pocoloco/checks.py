@@ -96,7 +96,10 @@ def check_title_and_instructions(games, result):
     topics = {t for t in ("roll", "dice", "chip", "poco", "loco", "lowest", "round", "turn")
               if re.search(t, intro, re.I)}
     result.measure("words before the first roll", len(words))
-    if not re.search(r"poco\s*-?\s*loco", intro, re.I):
+    opening = "\n".join(intro.strip().split("\n")[:15])
+    letters = re.sub(r"[^a-z]", "", opening.lower())
+    banner = any(len(re.sub(r"[\w\s]", "", line)) >= 15 for line in opening.split("\n"))
+    if not ("poco" in letters or "loco" in letters or "welcome" in letters or banner):
         result.partial(0.5, "No title: 'PocoLoco' does not appear before the game starts.")
     if len(words) < 40 or len(topics) < 3:
         result.fail("Expected instructions on how to play before the first roll (at least a "
@@ -468,8 +471,8 @@ def check_interface(games, submission, result):
     unclear = [d.wording for d in roll_prompts if not re.search(r"[(\[]|\bor\b|/", d.wording)]
     long_lines = [l for l in reading.text.split("\n") if len(l) > 100]
     rejected = sum(1 for d in reading.game.decisions if d.kind == "other")
-    texts = " ".join(static.calls_to_print_and_input(submission.main))
-    doubled = re.findall(r"\b(\w+) \1\b", texts)
+    texts = " | ".join(static.calls_to_print_and_input(submission.main))
+    doubled = re.findall(r"\b([A-Za-z]{2,}) \1\b", texts)
     result.measure("roll-again questions without the possible answers", len(unclear))
     result.measure("output lines over 100 characters", len(long_lines))
     result.measure("questions the grader could not classify", rejected)

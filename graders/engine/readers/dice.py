@@ -12,6 +12,7 @@ whose count matches its face, and the pips per row must follow a regular pattern
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 PATTERNS = {1: [[1]], 2: [[1, 0, 1], [1, 1]], 3: [[1, 1, 1]], 4: [[2, 0, 2], [2, 2]],
@@ -26,10 +27,14 @@ class DiceArt:
     lines: list[str]
 
 
+PROSE = re.compile(r"([A-Za-z])(?!\1)[A-Za-z]{2}")
+
+
 def _blocks(text: str) -> list[list[str]]:
+    """Runs of consecutive lines that could be art (not blank, not prose)."""
     blocks, current = [], []
     for line in text.split("\n"):
-        if line.strip():
+        if line.strip() and not PROSE.search(line):
             current.append(line.rstrip())
         else:
             if current:

@@ -12,10 +12,17 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
-        number = re.search(r"(?<![\w.])-?\d+(?![\w.])", line[end:stop])
+        number = NEXT_NUMBER.match(line[end:stop])
         if number and name not in found:
-            found[name] = int(number.group())
+            found[name] = int(number.group(1))
     return found
+
+
+# After a name: punctuation, a short note in brackets, and a few linking words, then the number
+# ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
+NEXT_NUMBER = re.compile(r"(?:\s*\([^)]{0,12}\))?[\s:=|>\-.,\t\]\[]*"
+                         r"(?:(?:now\s+)?(?:has|have|with|holds|chips?|total|count)\b"
+                         r"[\s:=|>\-.]*)*(-?\d+)(?![\w.])", re.I)
 
 
 def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[str, int], str]:

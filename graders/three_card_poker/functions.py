@@ -1,0 +1,188 @@
+"""Judging the pure functions on every hand of their domain against the kit's rules."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from . import explain, rules
+from .runner import Case, call_spec, kit_helpers_spec, sort_spec
+from .verdicts import call_problem, share, shown_value
+
+BOOL_FUNCTIONS = ("has_pair", "has_straight", "has_triple", "dealer_plays")
+ORDERED_FUNCTIONS = ("hand_to_string", "sort_hand") + BOOL_FUNCTIONS
+HELPERS_USED = {"score_hand": ("has_pair", "has_straight", "has_triple"),
+                "dealer_plays": ("has_pair", "has_straight", "has_triple")}
+EXAMPLES = 4          # rule groups listed in the feedback
+
+
+def domain(function: str) -> list[list[int]]:
+    """score_hand gets every sorted hand; the others every hand in every order."""
+    return rules.sorted_hands() if function == "score_hand" else rules.ordered_hands()
+
+
+def cases_for(function: str, kit_helpers: bool = False) -> list[Case]:
+    """One case per hand of the function's domain."""
+    cases = []
+    for hand in domain(function):
+        if kit_helpers:
+            spec = kit_helpers_spec(function, HELPERS_USED[function], hand)
+            cases.append(Case(function + "/kit", hand, spec))
+        elif function == "sort_hand":
+            cases.append(Case(function, hand, sort_spec(hand)))
+        else:
+            cases.append(Case(function, hand, call_spec(function, hand)))
+    return cases
+
+
+@dataclass
+class Wrong:
+    """One hand on which the student's function gave the wrong answer."""
+
+    hand: list[int]
+    call: str                      # the call spelled as Python
+    got: str                       # 'returned True', 'raised IndexError: ...'
+    expected: str
+    rule: str                      # the handout rule (shared by many hands)
+    traceback: str | None = None
+    detail: str = ""               # this hand's own working, e.g. a score calculation
+
+
+@dataclass
+class Judgement:
+    """A function's result over its whole domain."""
+
+    function: str
+    total: int
+    wrong: list[Wrong] = field(default_factory=list)
+    hang: str | None = None        # the call that hung, spelled out
+    kit_helpers: bool = False
+
+    @property
+    def right(self) -> int:
+        return self.total - len(self.wrong)
+
+    @property
+    def fraction(self) -> float:
+        return 0.0 if self.hang else share(self.right, self.total)
+
+
+def judge(function: str, cases: list[Case], kit_helpers: bool = False) -> Judgement:
+    """Compare every case with the kit's answer."""
+    verdict = Judgement(function, len(cases), kit_helpers=kit_helpers)
+    answers = {}
+    for case in cases:
+        call = spelled(function, case.subject)
+        if case.hung or case.skipped:
+            verdict.hang = verdict.hang or call_problem(case.outcome, call)
+            continue
+        wrong = check(function, case.subject, case.outcome, call)
+        answers[tuple(case.subject)] = wrong is None
+        if wrong:
+            verdict.wrong.append(wrong)
+    if function in BOOL_FUNCTIONS:
+        _hint_any_order(verdict, answers)
+    return verdict
+
+
+def spelled(function: str, hand: list[int]) -> str:
+    return f"{function}({list(hand)!r})"
+
+
+def check(function: str, hand: list[int], outcome: dict, call: str) -> Wrong | None:
+    """None when the call gave the right answer, else what went wrong."""
+    expected = getattr(rules, function)(list(hand))
+    if not outcome.get("ok"):
+        return Wrong(hand, call, "raised " + f"{outcome.get('error')}: "
+                     f"{outcome.get('message', '')}".rstrip(": "), repr(expected),
+                     explain.why(function, hand), outcome.get("traceback"))
+    if function == "sort_hand":
+        return _check_sort(hand, outcome["value"], call, expected)
+    value = outcome.get("value")
+    if _same(value, expected):
+        return None
+    rule = explain.why(function, hand, value)
+    if function in BOOL_FUNCTIONS and not isinstance(value, bool) and \
+            (value is None or isinstance(value, (int, float, str, list))):
+        kind = "None" if value is None else f"a {type(value).__name__}"
+        if bool(value) == expected:
+            rule = explain.REAL_BOOL.format(function=function, kind=kind)
+    detail = explain.score_sum(hand) + "." if function == "score_hand" else ""
+    return Wrong(hand, call, "returned " + shown_value(value), repr(expected), rule,
+                 detail=detail)
+
+
+def _same(value: object, expected: object) -> bool:
+    """Equal and of the right kind (True is not 1; a score may be an int or a whole float)."""
+    if isinstance(expected, bool) or isinstance(value, bool):
+        return type(value) is type(expected) and value == expected
+    if isinstance(expected, int):
+        return isinstance(value, (int, float)) and value == expected
+    return type(value) is type(expected) and value == expected
+
+
+def _check_sort(hand: list[int], value: dict, call: str, expected: list[int]) -> Wrong | None:
+    returned = value.get("returned")
+    if value.get("kind") == "NoneType":
+        problem = "none"
+    elif value.get("after") != list(hand):
+        problem = "changed"
+    elif value.get("kind") != "list":
+        problem = "type"
+    elif returned != expected:
+        problem = "order"
+    elif value.get("same"):
+        problem = "same"
+    else:
+        return None
+    got = "returned " + shown_value(returned)
+    if value.get("kind") not in ("list", "NoneType"):
+        got += f" (a {value.get('kind')})"
+    if problem == "changed":
+        got += f" and changed its argument to {value.get('after')!r}"
+    elif problem == "same":
+        got += " (the same list object it was given)"
+    return Wrong(hand, call, got, repr(expected), explain.why_sort_hand(problem))
+
+
+def _hint_any_order(verdict: Judgement, answers: dict) -> None:
+    """Wrong only for some orders of the cards: say that the order must not matter."""
+    for wrong in verdict.wrong:
+        ordered = rules.sort_hand(wrong.hand)
+        if ordered != wrong.hand and answers.get(tuple(ordered)):
+            wrong.rule = explain.ANY_ORDER.format(
+                function=verdict.function, sorted_call=spelled(verdict.function, ordered))
+
+
+def better(own: Judgement, kit: Judgement | None) -> Judgement:
+    """The judgement to keep: with the student's helpers unless the kit's give more."""
+    if kit is not None and kit.fraction > own.fraction:
+        return kit
+    return own
+
+
+def report(verdict: Judgement, points_word: str = "marks") -> dict:
+    """The feedback for a judgement that is not full marks: message, expected, actual."""
+    if verdict.hang:
+        return {"message": f"{verdict.hang}. The grader stopped testing {verdict.function} "
+                           f"there, so this item gets no {points_word}.",
+                "expected": None, "actual": None, "evidence": None}
+    first = verdict.wrong[0]
+    lines = [f"{verdict.function} gave a wrong answer for {len(verdict.wrong)} of the "
+             f"{verdict.total} hands it was given ({verdict.right} right). An item gets full "
+             f"{points_word} only when every hand is right, so it gets {verdict.fraction:g} "
+             "of them.",
+             "",
+             f"The smallest wrong hand: {first.call} {first.got}, but the right answer "
+             f"is {first.expected}.",
+             f"Why: {first.rule} {first.detail}".rstrip()]
+    groups = Counter(w.rule for w in verdict.wrong)
+    if len(verdict.wrong) > 1:
+        lines += ["", "The wrong hands by rule (with the smallest example of each):"]
+        for rule, count in groups.most_common(EXAMPLES):
+            example = next(w for w in verdict.wrong if w.rule == rule)
+            lines.append(f"- {count} hand{'s' if count > 1 else ''}: {rule} "
+                         f"E.g. {example.call} {example.got}; expected {example.expected}.")
+        if len(groups) > EXAMPLES:
+            lines.append(f"- ... and {len(groups) - EXAMPLES} more kinds of mistake.")
+    return {"message": "\n".join(lines), "expected": f"{first.call} == {first.expected}",
+            "actual": f"{first.call} {first.got}", "evidence": first.traceback}
