@@ -161,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2 if exc.code else 0
     try:
         return args.func(args)
+    except BrokenPipeError:       # e.g. piped into `head`
+        return 0
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

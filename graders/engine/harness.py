@@ -38,6 +38,7 @@ class Limits:
     memory_mb: int = 768
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
+    max_draws: int = 5_000        # random draws: far more than any game needs
 
 
 @dataclass
@@ -99,6 +100,7 @@ class Child:
         self.outcome: dict = {}          # the child's exit event, or the limit that stopped it
         self.stopped_by: str | None = None
         self.output_bytes = 0
+        self.draw_count = 0
         self.started = self.ended = 0.0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._event_buffer = b""
@@ -304,6 +306,12 @@ class Child:
                 continue
 
     def _answer_draw(self, event: dict) -> None:
+        self.draw_count += 1
+        if self.draw_count > self.limits.max_draws:
+            self.reply({"value": None})
+            self._stop("draws", f"made more than {self.limits.max_draws:,} random draws "
+                                "(an endless loop?)")
+            return
         value, faces = self.policy.answer(event)
         self.reply({"value": value})
         data = {"fn": event.get("fn"), "req": event.get("req", {}), "value": value,

@@ -66,7 +66,7 @@ class Session:
             self.prompt = None
             return None
         self._prompt_count += 1
-        context = Transcript(self.child.log).tail_text(6)
+        context = _screen_tail(self.child.log)
         key = _normalise(event.get("prompt", "") or context.splitlines()[-1:] and
                          context.splitlines()[-1] or "")
         rejected = self.prompt is not None and key == self._last_key and \
@@ -124,6 +124,19 @@ class Session:
 
     def output_since_answer(self) -> str:
         return self.transcript.since_last_answer()
+
+
+def _screen_tail(log, lines: int = 6) -> str:
+    """The last few screen lines (only the end of the log is read: prompts come often)."""
+    recent = []
+    size = 0
+    for event in reversed(log):
+        if event.kind in ("out", "answer"):
+            recent.append(event)
+            size += len(event.text)
+            if size > 4000:
+                break
+    return Transcript(list(reversed(recent))).tail_text(lines)
 
 
 def _normalise(text: str) -> str:

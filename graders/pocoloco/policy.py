@@ -63,6 +63,7 @@ class PocoPolicy(DrawPolicy):
         self.arrivals: dict[int, list[str]] = {}     # round -> players in order of first draw
         self.last_drawer: str | None = None
         self.order_shuffles = 0
+        self._scanned = 0
         self.stop_at_round: int | None = None        # end the run when this round starts
 
     # ------------------------------------------------------------------ who
@@ -81,7 +82,9 @@ class PocoPolicy(DrawPolicy):
         """Computer names from standings printed so far: a capitalised word and the chips."""
         if self.log is None or len(self.computers) >= 3:
             return
-        text = "".join(e.text for e in self.log if e.kind == "out")
+        fresh = self.log[self._scanned:]
+        self._scanned = max(self._scanned, len(self.log) - 1)   # the last 'out' may still grow
+        text = "".join(e.text for e in fresh if e.kind == "out")[-20000:]
         text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
         pattern = r"([A-Z][\w'-]{1,20})\W{0,6}(?:has\s+|with\s+)?(\d+)\b"
         for match in re.finditer(pattern, text):

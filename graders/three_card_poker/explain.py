@@ -112,6 +112,8 @@ def why(function: str, hand: list[int], returned: object = None) -> str:
     """The rule behind the right answer of function(hand)."""
     if function == "hand_to_string":
         return why_hand_to_string(hand, returned)
+    if function == "sort_hand":
+        return why_sort_hand("order")
     return globals()["why_" + function](hand)
 
 

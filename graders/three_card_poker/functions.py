@@ -91,10 +91,11 @@ def spelled(function: str, hand: list[int]) -> str:
 def check(function: str, hand: list[int], outcome: dict, call: str) -> Wrong | None:
     """None when the call gave the right answer, else what went wrong."""
     expected = getattr(rules, function)(list(hand))
+    detail = explain.score_sum(hand) + "." if function == "score_hand" else ""
     if not outcome.get("ok"):
         return Wrong(hand, call, "raised " + f"{outcome.get('error')}: "
                      f"{outcome.get('message', '')}".rstrip(": "), repr(expected),
-                     explain.why(function, hand), outcome.get("traceback"))
+                     explain.why(function, hand), outcome.get("traceback"), detail)
     if function == "sort_hand":
         return _check_sort(hand, outcome["value"], call, expected)
     value = outcome.get("value")
@@ -106,7 +107,6 @@ def check(function: str, hand: list[int], outcome: dict, call: str) -> Wrong | N
         kind = "None" if value is None else f"a {type(value).__name__}"
         if bool(value) == expected:
             rule = explain.REAL_BOOL.format(function=function, kind=kind)
-    detail = explain.score_sum(hand) + "." if function == "score_hand" else ""
     return Wrong(hand, call, "returned " + shown_value(value), repr(expected), rule,
                  detail=detail)
 

@@ -1,0 +1,37 @@
+# One engine, several assignments. `make grade` and `make test` do all the set-up themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+ASSIGNMENT ?= pocoloco
+SUBMISSIONS ?= demo_submissions/$(ASSIGNMENT)
+REPORTS ?= reports
+
+.PHONY: grade test bench check clean setup
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $(STAMP)
+
+## Grade every submission in SUBMISSIONS (default: the bundled demo submissions).
+grade: $(STAMP)
+	$(BIN)/python -m graders grade-all $(ASSIGNMENT) $(SUBMISSIONS) --out $(REPORTS)
+
+## The kit's own test suite.
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## Speed: one submission, a class folder, and the same sessions without the grader.
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py
+
+## A student's self-check: make check ASSIGNMENT=pocoloco FILE=a5.py
+check: $(STAMP)
+	$(BIN)/python -m graders check $(ASSIGNMENT) $(FILE)
+
+clean:
+	rm -rf $(VENV) $(REPORTS) build *.egg-info

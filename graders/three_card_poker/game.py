@@ -1,0 +1,339 @@
+"""main driven for several rounds: under a terminal with loaded cards, and with play_round
+replaced by a stand-in (so that a broken play_round does not cost main its marks).
+
+Both ways produce a :class:`GameRun`: the prompts in order with what was printed before each.
+The same :class:`Plan` judges both: the running total after every round, a question asked
+again after an answer that is not y/yes/n/no, the stop on n/no and the final total.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.engine.draws import DrawPolicy
+from graders.engine.harness import Limits
+from graders.engine.session import Session
+
+from . import explain, rules
+from .runner import Case
+from .verdicts import Requirement
+
+ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
+AGAIN_PROMPT = re.compile(r"another|again|\(y/n\)|continue", re.I)
+NUMBER = re.compile(r"-?\d+")
+GAME_LIMITS = Limits(wall_seconds=10, idle_seconds=1.5, cpu_seconds=10)
+MAIN_TIMEOUT = 2.0
+MAX_OTHER_PROMPTS = 5
+
+
+@dataclass(frozen=True)
+class Round:
+    player: tuple[int, int, int]
+    choice: str
+    dealer: tuple[int, int, int] | None = None
+
+    @property
+    def points(self) -> int:
+        return rules.round_points(list(self.player), self.choice,
+                                  list(self.dealer) if self.dealer else None)
+
+    @property
+    def ranks(self) -> list[int]:
+        return list(self.player) + (list(self.dealer) if self.dealer else [])
+
+    def story(self) -> str:
+        player = explain.shown(rules.sort_hand(list(self.player)))
+        if self.choice == "f":
+            return f"your hand {player}, you fold: {self.points:+d}"
+        dealer = explain.shown(rules.sort_hand(list(self.dealer)))
+        return f"your hand {player}, dealer {dealer}: {self.points:+d}"
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str                       # what the grader types at "Play another round? (y/n)"
+    asked_again: bool = False       # this question repeats one whose answer was not valid
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A game: the rounds with their cards, and the answers to 'Play another round?'."""
+
+    name: str
+    rounds: tuple[Round, ...]
+    answers: tuple[Answer, ...]
+
+    @property
+    def ranks(self) -> list[int]:
+        return [rank for one in self.rounds for rank in one.ranks]
+
+    @property
+    def choices(self) -> list[str]:
+        return [one.choice for one in self.rounds]
+
+    def totals(self) -> list[int]:
+        """The running total after each round."""
+        running, totals = 0, []
+        for one in self.rounds:
+            running += one.points
+            totals.append(running)
+        return totals
+
+    def describe(self) -> str:
+        rounds = "; ".join(f"round {n}: {one.story()}" for n, one in
+                           enumerate(self.rounds, 1))
+        typed = ", ".join(repr(answer.text) for answer in self.answers)
+        return f"{rounds}. Answers to 'Play another round?': {typed}."
+
+
+PLANS = (
+    Plan("four rounds", (Round((5, 12, 7), "p", (9, 2, 13)), Round((4, 9, 14), "p", (9, 4, 11)),
+                         Round((9, 2, 9), "p", (4, 13, 4)), Round((3, 7, 2), "f")),
+         (Answer("y"), Answer("maybe"), Answer("YES", asked_again=True), Answer(" yes "),
+          Answer("n"))),
+    Plan("one round", (Round((14, 13, 14), "p", (13, 14, 14)),), (Answer(" No "),)),
+)
+
+
+@dataclass
+class GameRun:
+    """One run of main: ('round' | 'ask' | 'other', output since the previous event) pairs."""
+
+    how: str                                     # "terminal" or "stand-in"
+    events: list[tuple[str, str]] = field(default_factory=list)
+    ended: bool = False                          # finished normally after the last answer
+    went_on: bool = False                        # kept playing or asking after the last answer
+    tail: str = ""                               # output after the last answer
+    problem: str | None = None                   # how the run ended, when not normally
+    transcript: str = ""
+
+
+# ----------------------------------------------------------------------------- terminal runs
+class LoadedDeck(DrawPolicy):
+    """Answers deal()'s random.randint(2, 14) draws with scripted ranks, in order."""
+
+    def __init__(self, ranks: list[int], seed: int = 1):
+        super().__init__(seed)
+        self.ranks = list(ranks)
+
+    def answer(self, event: dict) -> tuple[object, list[int]]:
+        fn, req = event.get("fn"), event.get("req", {})
+        if self.ranks and _rank_draw(fn, req):
+            rank = self.ranks.pop(0)
+            return (rank - 2 if fn == "choice" else rank), []
+        return super().answer(event)
+
+
+def _rank_draw(fn: str, req: dict) -> bool:
+    """randint(2, 14), randrange(2, 15) or choice over the ranks 2..14."""
+    if fn == "randint":
+        return (req.get("a"), req.get("b")) == (2, 14)
+    if fn == "randrange":
+        return (req.get("a"), req.get("b"), req.get("step", 1)) == (2, 15, 1)
+    return fn == "choice" and req.get("items") == list(rules.RANKS)
+
+
+def play_in_terminal(target: Path, workdir: Path, plan: Plan) -> GameRun:
+    """Run the program as a player would, answering from the plan."""
+    session = Session.start(target, workdir, policy=LoadedDeck(plan.ranks), limits=GAME_LIMITS)
+    run, choices, answers = GameRun("terminal"), plan.choices, list(plan.answers)
+    others = 0
+    try:
+        while (prompt := session.wait()) is not None:
+            kind = _kind(prompt.wording)
+            if not answers:
+                run.went_on = True
+                session.stop("the game went on after the last answer")
+                break
+            run.events.append((kind, session.output_since_answer()))
+            if kind == "round":
+                session.type(choices.pop(0) if choices else "p")
+            elif kind == "ask":
+                session.type(answers.pop(0).text)
+            else:
+                others += 1
+                if others > MAX_OTHER_PROMPTS:
+                    session.stop("the program asked too many questions the grader did not know")
+                    break
+                session.type("")
+        transcript = session.transcript
+        run.tail = session.output_since_answer() if not answers else ""
+        run.ended = not answers and not run.went_on and not transcript.crashed \
+            and transcript.outcome.get("status") in ("finished", "exit") \
+            and transcript.outcome.get("code", 0) in (0, None)
+        if not run.ended:
+            run.problem = transcript.ended_how
+        run.transcript = transcript.render(max_lines=80)
+    finally:
+        session.close()
+    return run
+
+
+def _kind(wording: str) -> str:
+    if ROUND_PROMPT.search(wording):
+        return "round"
+    return "ask" if AGAIN_PROMPT.search(wording) else "other"
+
+
+# ----------------------------------------------------------------------------- stand-in runs
+STAND_INS = """
+import sys
+points = %r
+answers = %r
+log = []
+def stand_in_round():
+    log.append(["round", len(sys.stdout.getvalue())])
+    if not points:
+        raise RuntimeError("play_round() was called again after the last answer")
+    return points.pop(0)
+def stand_in_input(prompt=""):
+    sys.stdout.write(str(prompt))
+    log.append(["ask", len(sys.stdout.getvalue())])
+    if not answers:
+        raise EOFError("the grader had no more answers")
+    answer = answers.pop(0)
+    sys.stdout.write(answer + "\\n")
+    log.append(["answered", len(sys.stdout.getvalue())])
+    return answer
+saved = {name: vars(m)[name] for name in ("play_round", "input") if name in vars(m)}
+m.play_round, m.input = stand_in_round, stand_in_input
+ended, error = True, None
+try:
+    m.main()
+except SystemExit:
+    pass
+except Exception as exc:
+    ended, error = False, type(exc).__name__ + ": " + str(exc)
+finally:
+    for name in ("play_round", "input"):
+        if name in saved:
+            setattr(m, name, saved[name])
+        else:
+            delattr(m, name)
+result = {"log": log, "ended": ended, "error": error}
+"""
+
+
+def stand_in_cases() -> list[Case]:
+    """main() with play_round returning each plan's points and input() answering from it."""
+    cases = []
+    for plan in PLANS:
+        code = STAND_INS % ([one.points for one in plan.rounds],
+                            [answer.text for answer in plan.answers])
+        cases.append(Case("main/stand-in", plan, {"code": code, "timeout": MAIN_TIMEOUT}))
+    return cases
+
+
+def stand_in_run(case: Case) -> GameRun:
+    """Rebuild the events of a stand-in run from its log of output offsets."""
+    run, printed = GameRun("stand-in"), case.outcome.get("stdout", "")
+    value = case.outcome.get("value") if case.outcome.get("ok") else None
+    if not isinstance(value, dict):
+        run.problem = f"main() did not finish: {case.outcome.get('error')} " \
+                      f"{case.outcome.get('message', '')}".rstrip()
+        run.transcript = printed
+        return run
+    start = 0
+    for kind, offset in value.get("log", []):
+        if kind == "answered":
+            start = offset
+            continue
+        run.events.append((kind, printed[start:offset]))
+        start = offset
+    answers = len(case.subject.answers)
+    asked = sum(1 for kind, _ in run.events if kind == "ask")
+    last_answer = [o for kind, o in value.get("log", []) if kind == "answered"][answers - 1:]
+    run.tail = printed[last_answer[0]:] if last_answer else ""
+    run.went_on = asked > answers or (value.get("error") or "").startswith("RuntimeError")
+    run.ended = bool(value.get("ended")) and asked == answers
+    if not run.ended:
+        run.problem = value.get("error") or "main() ended before the last answer"
+    run.transcript = printed
+    return run
+
+
+# ----------------------------------------------------------------------------- judging
+def last_total(text: str) -> int | None:
+    """The last number on the last line that contains 'total' (any case)."""
+    for line in reversed(text.splitlines()):
+        if "total" in line.lower():
+            numbers = NUMBER.findall(line)
+            return int(numbers[-1]) if numbers else None
+    return None
+
+
+def judge(plan: Plan, run: GameRun) -> list[Requirement]:
+    """One requirement per answer (the total or the repeated question), the stop, the end."""
+    totals, requirements = plan.totals(), []
+    rounds, segment, answered = 0, "", 0
+    for kind, text in run.events:
+        segment += text
+        if kind == "round":
+            rounds += 1
+            continue
+        if kind != "ask" or answered >= len(plan.answers):
+            continue
+        answer = plan.answers[answered]
+        previous = plan.answers[answered - 1].text if answered else ""
+        requirements.append(_judge_answer(plan, run, answer, previous, rounds, segment, totals))
+        segment, answered = "", answered + 1
+    for answer in plan.answers[answered:]:
+        requirements.append(Requirement(False, f"The game ended before the grader could answer "
+                                               f"{answer.text!r}: {run.problem or 'it stopped'}",
+                                        plan.describe(), None, run.transcript))
+    requirements += _judge_end(plan, run, totals[-1])
+    return requirements
+
+
+def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requirement:
+    if answer.asked_again:
+        if rounds == _rounds_before(plan, answer):
+            return Requirement(True)
+        return Requirement(False, f"After the answer {previous!r} the program played another "
+                                  "round. Any answer other than y, yes, n or no must ask "
+                                  "'Play another round? (y/n)' again.",
+                           plan.describe(), None, run.transcript)
+    wanted = _rounds_before(plan, answer)
+    if rounds != wanted:
+        return Requirement(False, f"The grader expected {wanted} round(s) to have been played "
+                                  f"before the answer {answer.text!r}, but counted {rounds}.",
+                           plan.describe(), None, run.transcript)
+    shown, expected = last_total(segment), totals[wanted - 1]
+    if shown == expected:
+        return Requirement(True)
+    seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
+    return Requirement(False, f"After round {wanted} ({plan.rounds[wanted - 1].story()}) the "
+                              f"running total must be {expected}, but the program showed {seen}.",
+                       f"a line containing 'total' ending with {expected}",
+                       segment.strip() or "(nothing)", run.transcript)
+
+
+def _rounds_before(plan: Plan, answer: Answer) -> int:
+    """How many rounds have been played when the grader types this answer."""
+    rounds = 0
+    for one in plan.answers:
+        rounds += 0 if one.asked_again else 1
+        if one is answer:
+            return rounds
+    return rounds
+
+
+def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
+    last = plan.answers[-1].text
+    if run.went_on:
+        stop = Requirement(False, f"After the answer {last!r} the game went on; n or no must "
+                                  "stop it.", plan.describe(), None, run.transcript)
+    elif not run.ended:
+        stop = Requirement(False, f"The game did not end normally after {last!r}: "
+                                  f"{run.problem}", plan.describe(), None, run.transcript)
+    else:
+        stop = Requirement(True)
+    shown = last_total(run.tail) if run.ended else None
+    if shown == final:
+        return [stop, Requirement(True)]
+    seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
+    return [stop, Requirement(False, f"After the answer {last!r} the final total must be "
+                                     f"printed ({final}), but the program showed {seen}.",
+                              f"a line containing 'total' ending with {final}",
+                              run.tail.strip() or "(nothing)", run.transcript)]

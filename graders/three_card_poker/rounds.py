@@ -1,0 +1,194 @@
+"""play_round driven through every branch with loaded cards.
+
+Each scenario replaces ``deal`` and ``get_choice`` by scripted versions and watches
+``hand_to_string``. It is run with the student's own helpers and, when that is not perfect,
+with the kit's correct helpers patched in; the better of the two counts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import explain, rules
+from .runner import CALL_TIMEOUT, RULES_MODULE, Case
+from .verdicts import Requirement, call_problem, share, shown_value
+
+KIT_HELPERS = ("sort_hand", "hand_to_string", "has_pair", "has_straight", "has_triple",
+               "score_hand", "dealer_plays")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One round with loaded cards: the hands as deal() returns them and the player's choice."""
+
+    title: str
+    player: tuple[int, int, int]
+    choice: str
+    dealer: tuple[int, int, int] | None = None
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return [list(self.player)] + ([list(self.dealer)] if self.dealer else [])
+
+    @property
+    def points(self) -> int:
+        dealer = list(self.dealer) if self.dealer else None
+        return rules.round_points(list(self.player), self.choice, dealer)
+
+    def patch(self) -> dict:
+        return {"deal": self.hands, "get_choice": [self.choice]}
+
+    def spelled(self) -> str:
+        dealt = " then ".join(repr(hand) for hand in self.hands)
+        return f"play_round() with deal() returning {dealt} and get_choice() returning " \
+               f"{self.choice!r}"
+
+    def story(self) -> str:
+        """What the round must do, in the handout's words."""
+        player = rules.sort_hand(list(self.player))
+        text = f"Your hand {explain.shown(player)}; you "
+        if self.choice == "f":
+            return text + "fold, so no dealer hand is dealt: play_round() returns -10."
+        dealer = rules.sort_hand(list(self.dealer))
+        text += f"play. The dealer's hand is {explain.shown(dealer)}"
+        if not rules.dealer_plays(dealer):
+            return text + ": no feature and no Queen or higher, so the dealer folds: +10."
+        mine, theirs = rules.score_hand(player), rules.score_hand(dealer)
+        text += f" ({explain.kind_of(dealer)}, score {theirs}); the dealer plays. Your score " \
+                f"is {mine} ({explain.kind_of(player)}). "
+        if mine == theirs:
+            return text + "Identical hands go to the player: +20."
+        return text + ("Yours is higher: +20." if mine > theirs else "The dealer's is higher: -20.")
+
+
+SCENARIOS = (
+    Scenario("the player folds", (14, 9, 4), "f"),
+    Scenario("the dealer does not play", (4, 9, 14), "p", (9, 4, 11)),
+    Scenario("the player's higher pair wins", (9, 2, 9), "p", (4, 13, 4)),
+    Scenario("the dealer's King beats a Queen", (5, 12, 7), "p", (9, 2, 13)),
+    Scenario("identical hands go to the player", (14, 13, 14), "p", (13, 14, 14)),
+    Scenario("the dealer plays a low pair and wins", (10, 3, 6), "p", (7, 2, 7)),
+    Scenario("a straight beats a pair", (3, 4, 2), "p", (14, 13, 14)),
+)
+
+KIT_ROUND = """
+import %s as kit
+shown = []
+def show(hand):
+    text = kit.hand_to_string(hand)
+    shown.append({"args": [list(hand)], "result": text})
+    return text
+helpers = {name: getattr(kit, name) for name in %r}
+helpers["hand_to_string"] = show
+saved = {name: vars(m)[name] for name in helpers if name in vars(m)}
+for name, helper in helpers.items():
+    setattr(m, name, helper)
+try:
+    result = {"value": m.play_round(), "shown": shown}
+finally:
+    for name in helpers:
+        if name in saved:
+            setattr(m, name, saved[name])
+        else:
+            delattr(m, name)
+"""
+
+
+def cases_for(kit_helpers: bool = False) -> list[Case]:
+    """One play_round call per scenario."""
+    cases = []
+    for scenario in SCENARIOS:
+        spec = {"patch": scenario.patch(), "timeout": CALL_TIMEOUT}
+        if kit_helpers:
+            spec["code"] = KIT_ROUND % (RULES_MODULE, list(KIT_HELPERS))
+            cases.append(Case("play_round/kit", scenario, spec))
+        else:
+            spec.update(func="play_round", spy=["hand_to_string"])
+            cases.append(Case("play_round", scenario, spec))
+    return cases
+
+
+@dataclass
+class RoundJudgement:
+    requirements: list[Requirement]
+    kit_helpers: bool
+
+    @property
+    def failed(self) -> list[Requirement]:
+        return [r for r in self.requirements if not r.ok]
+
+    @property
+    def fraction(self) -> float:
+        return share(len(self.requirements) - len(self.failed), len(self.requirements))
+
+
+def judge(cases: list[Case], kit_helpers: bool = False) -> RoundJudgement:
+    """Two requirements per scenario: the points returned and the hands shown."""
+    requirements = []
+    for case in cases:
+        requirements += judge_scenario(case.subject, case.outcome, kit_helpers)
+    return RoundJudgement(requirements, kit_helpers)
+
+
+def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list[Requirement]:
+    printed = outcome.get("stdout", "")
+    problem = call_problem(outcome, scenario.spelled(), CALL_TIMEOUT)
+    if problem:
+        why = _error_meaning(scenario, outcome) or problem
+        failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(),
+                             _printed(printed), outcome.get("traceback"))
+        return [failed, failed]
+    value = outcome.get("value")
+    shown = outcome.get("spies", {}).get("hand_to_string", [])
+    if kit_helpers:
+        value, shown = value.get("value"), value.get("shown", [])
+    return [_points(scenario, value, printed), _display(scenario, shown, printed)]
+
+
+def _points(scenario: Scenario, value: object, printed: str) -> Requirement:
+    if isinstance(value, int) and not isinstance(value, bool) and value == scenario.points:
+        return Requirement(True)
+    return Requirement(False, f"When {scenario.title}, play_round() must return "
+                              f"{scenario.points:+d}, but it returned {shown_value(value)}. "
+                              f"The call: {scenario.spelled()}.",
+                       scenario.story(), _printed(printed))
+
+
+def _display(scenario: Scenario, shown: list[dict], printed: str) -> Requirement:
+    """Each dealt hand, sorted, went through hand_to_string and its text was printed."""
+    for hand in scenario.hands:
+        wanted = rules.sort_hand(hand)
+        calls = [entry for entry in shown if entry.get("args") == [wanted]]
+        if not shown:
+            why = "play_round never called hand_to_string; both hands must be printed with it."
+        elif not calls:
+            given = ", ".join(repr(entry.get("args", [None])[0]) for entry in shown)
+            why = f"hand_to_string was called with {given}, but never with the sorted " \
+                  f"hand {wanted!r} (deal() returned {hand!r})."
+        elif not any(str(entry.get("result")) in printed for entry in calls):
+            text = calls[0].get("result")
+            why = f"hand_to_string({wanted!r}) returned {text!r}, but that text was not " \
+                  f"printed."
+        else:
+            continue
+        return Requirement(False, f"When {scenario.title}: {why} The handout (section 6) "
+                                  "asks for each hand to be sorted high to low and printed "
+                                  "using hand_to_string.", scenario.story(), _printed(printed))
+    return Requirement(True)
+
+
+def _error_meaning(scenario: Scenario, outcome: dict) -> str | None:
+    message = outcome.get("message", "")
+    if "deal() was called more often" in message:
+        if scenario.choice == "f":
+            return "play_round called deal() again after the player folded; the dealer's " \
+                   "hand must not be dealt when the player folds."
+        return "play_round called deal() more than twice in one round."
+    if "get_choice() was called more often" in message:
+        return "play_round called get_choice() more than once in one round."
+    if outcome.get("error") == "EOFError":
+        return "play_round read input itself; it must ask the player with get_choice()."
+    return None
+
+
+def _printed(text: str) -> str:
+    return "play_round printed:\n" + (text.rstrip() or "(nothing)")
