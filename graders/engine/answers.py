@@ -64,7 +64,8 @@ def options(context: str) -> list[Option]:
     for match in _MENU_LINE.finditer(context):
         found.append((match.start(), Option(match.group(1), match.group(2).strip())))
     for match in _KEY_FOR.finditer(context):
-        found.append((match.start(), Option(match.group(1), match.group(2))))
+        if match.group(1).lower() not in ("enter", "return", "any", "the", "a", "your"):
+            found.append((match.start(), Option(match.group(1), match.group(2))))
     for regex in (_QUOTED_OR, _BARE_OR):
         for match in regex.finditer(context):
             for group in (1, 2):

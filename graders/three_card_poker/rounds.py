@@ -75,7 +75,7 @@ import %s as kit
 shown = []
 def show(hand):
     text = kit.hand_to_string(hand)
-    shown.append({"args": [list(hand)], "result": text})
+    shown.append([list(hand), text])
     return text
 helpers = {name: getattr(kit, name) for name in %r}
 helpers["hand_to_string"] = show
@@ -138,9 +138,10 @@ def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list
                              _printed(printed), outcome.get("traceback"))
         return [failed, failed]
     value = outcome.get("value")
-    shown = outcome.get("spies", {}).get("hand_to_string", [])
+    shown = [(entry.get("args", [None])[0], entry.get("result"))
+             for entry in outcome.get("spies", {}).get("hand_to_string", [])]
     if kit_helpers:
-        value, shown = value.get("value"), value.get("shown", [])
+        value, shown = value.get("value"), [tuple(pair) for pair in value.get("shown", [])]
     return [_points(scenario, value, printed), _display(scenario, shown, printed)]
 
 
@@ -153,19 +154,22 @@ def _points(scenario: Scenario, value: object, printed: str) -> Requirement:
                        scenario.story(), _printed(printed))
 
 
-def _display(scenario: Scenario, shown: list[dict], printed: str) -> Requirement:
-    """Each dealt hand, sorted, went through hand_to_string and its text was printed."""
+def _display(scenario: Scenario, shown: list[tuple], printed: str) -> Requirement:
+    """Each dealt hand, sorted, went through hand_to_string and its text was printed.
+
+    ``shown`` holds (argument, returned text) for every call of hand_to_string.
+    """
     for hand in scenario.hands:
         wanted = rules.sort_hand(hand)
-        calls = [entry for entry in shown if entry.get("args") == [wanted]]
+        texts = [str(text) for argument, text in shown if argument == wanted]
         if not shown:
             why = "play_round never called hand_to_string; both hands must be printed with it."
-        elif not calls:
-            given = ", ".join(repr(entry.get("args", [None])[0]) for entry in shown)
+        elif not texts:
+            given = ", ".join(shown_value(argument) for argument, _ in shown)
             why = f"hand_to_string was called with {given}, but never with the sorted " \
                   f"hand {wanted!r} (deal() returned {hand!r})."
-        elif not any(str(entry.get("result")) in printed for entry in calls):
-            text = calls[0].get("result")
+        elif not any(text in printed for text in texts):
+            text = texts[0]
             why = f"hand_to_string({wanted!r}) returned {text!r}, but that text was not " \
                   f"printed."
         else:

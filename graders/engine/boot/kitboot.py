@@ -59,6 +59,42 @@ def _limit_resources():
 
 
 _limit_resources()
+
+
+def _world_reachable(path):
+    """Every folder above ``path`` lets others in, and the path itself is readable."""
+    path = os.path.realpath(path)
+    while True:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return False
+        if not mode & 0o005 and os.path.isdir(path) or not mode & 0o004:
+            return False
+        parent = os.path.dirname(path)
+        if parent == path:
+            return True
+        path = parent
+
+
+def _drop_privileges():
+    """Running as root: become 'nobody' when the interpreter and stdlib allow it."""
+    if os.geteuid() != 0 or not CONFIG.get("drop_root", True):
+        return
+    import sysconfig
+    if not all(_world_reachable(p) for p in (sys.executable, sysconfig.get_paths()["stdlib"],
+                                             sys.argv[0])):
+        return
+    uid = gid = 65534
+    for folder, dirs, files in os.walk(WORKDIR):
+        for name in [folder] + [os.path.join(folder, f) for f in dirs + files]:
+            os.chown(name, uid, gid)
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+
+
+_drop_privileges()
 _replies = os.fdopen(REPLY_FD, "rb")
 _out_bytes = [0]
 

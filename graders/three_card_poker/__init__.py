@@ -1,0 +1,1 @@
+"""The Three-card Poker grader (see checks.py)."""

@@ -1,0 +1,212 @@
+"""The Three-card Poker grader: one check per rubric item.
+
+All calls of the student's functions happen once per submission in the ``evidence`` fixture
+(every hand of every function's domain, play_round scenarios, main with stand-ins); ``main`` is
+also played in a terminal by the ``games`` fixture. The checks only judge what was gathered.
+"""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from . import evidence as gathering
+from . import functions, game, style
+from .runner import make_workdir
+from .verdicts import Requirement, share
+
+HELPER_NAMES = {"score_hand": "has_pair, has_straight and has_triple",
+                "dealer_plays": "has_pair, has_straight and has_triple",
+                "play_round": "sort_hand, hand_to_string, has_pair, has_straight, has_triple, "
+                              "score_hand and dealer_plays"}
+SHOWN_PROBLEMS = 3
+
+
+# ----------------------------------------------------------------------------- fixtures
+@pytest.fixture(scope="session")
+def evidence(submission, notes):
+    found = gathering.collect(submission)
+    if found.import_error:
+        last = found.import_error.strip().splitlines()[-1:] or ["?"]
+        notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
+    return found
+
+
+@pytest.fixture(scope="session")
+def games(submission, evidence):
+    """main played in a terminal, once per plan (None when the file cannot be imported)."""
+    if evidence.import_error or not evidence.available.get("main"):
+        return None
+    workdir = make_workdir(submission, with_rules=False)
+    try:
+        return [game.play_in_terminal(workdir / submission.main_name, workdir, plan)
+                for plan in game.PLANS]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- shared steps
+def require(result, evidence, function: str) -> None:
+    """Fail the item at once when the file cannot be imported or lacks the function."""
+    if evidence.import_error:
+        result.fail(import_message(evidence.import_error), evidence=evidence.import_error)
+    if not evidence.available.get(function):
+        result.fail(f"Your file has no function named {function}. The grader calls it by "
+                    f"exactly this name (handout section 7), so it could not be tested.")
+
+
+def import_message(error: str) -> str:
+    text = "Your file could not be imported, so none of its functions could be called. "
+    if "EOFError" in error or "no more answers" in error:
+        return text + ("It asks for input while it is being imported: keep the call to main() "
+                       "under  if __name__ == \"__main__\":  (handout section 11).")
+    if "SyntaxError" in error or "IndentationError" in error:
+        return text + "Python found a syntax error; fix it first (see below)."
+    if "endless loop" in error or "ran for more than" in error:
+        return text + "Importing it did not finish: is there a loop at the top level?"
+    return text + "Importing it raised an error (see below)."
+
+
+def grade_function(result, evidence, function: str) -> None:
+    require(result, evidence, function)
+    own, kit = evidence.judge_function(function)
+    verdict = functions.better(own, kit)
+    if function in HELPER_NAMES:
+        result.note(helper_note(function, own.fraction, kit and kit.fraction,
+                                verdict.kit_helpers))
+    if verdict.fraction < 1:
+        result.partial(verdict.fraction, **functions.report(verdict))
+    else:
+        result.note(f"Right on all {verdict.total} hands.")
+
+
+def helper_note(function: str, own: float, kit: float | None, used_kit: bool) -> str:
+    helpers = HELPER_NAMES[function]
+    if used_kit:
+        return (f"{function} was judged with the kit's correct {helpers} patched in: with "
+                f"your own it earned {own:g} of the item, with the kit's {kit:g}. Mistakes in "
+                "those functions are marked in their own items, not charged twice.")
+    if kit is not None:
+        return (f"{function} was judged with your own {helpers}. The kit's correct versions "
+                f"did not do better, so the mistakes are in {function} itself.")
+    return f"{function} was judged with your own {helpers}."
+
+
+def report_requirements(result, fraction: float, requirements: list[Requirement]) -> None:
+    """Record the first few failed requirements as details; one transcript per run."""
+    failed = [r for r in requirements if not r.ok]
+    shown_evidence: set[str] = set()
+    for number, requirement in enumerate(failed[:SHOWN_PROBLEMS]):
+        evidence = requirement.evidence
+        if evidence in shown_evidence:
+            evidence = None
+        shown_evidence.add(requirement.evidence)
+        message = requirement.message
+        if number == 0 and len(failed) > 1:
+            message = f"{len(failed)} of {len(requirements)} things checked went wrong. " \
+                      + message
+        result.partial(fraction, message, expected=requirement.expected,
+                       actual=requirement.actual, evidence=evidence)
+    if len(failed) > SHOWN_PROBLEMS:
+        result.partial(fraction, f"... and {len(failed) - SHOWN_PROBLEMS} more.")
+
+
+# ----------------------------------------------------------------------------- checks
+@pytest.mark.public
+@pytest.mark.item("hand_to_string")
+def check_hand_to_string(result, evidence):
+    grade_function(result, evidence, "hand_to_string")
+
+
+@pytest.mark.public
+@pytest.mark.item("sort_hand")
+def check_sort_hand(result, evidence):
+    grade_function(result, evidence, "sort_hand")
+
+
+@pytest.mark.public
+@pytest.mark.item("has_pair")
+def check_has_pair(result, evidence):
+    grade_function(result, evidence, "has_pair")
+
+
+@pytest.mark.item("has_straight")
+def check_has_straight(result, evidence):
+    grade_function(result, evidence, "has_straight")
+
+
+@pytest.mark.item("has_triple")
+def check_has_triple(result, evidence):
+    grade_function(result, evidence, "has_triple")
+
+
+@pytest.mark.item("score_hand")
+def check_score_hand(result, evidence):
+    grade_function(result, evidence, "score_hand")
+
+
+@pytest.mark.item("dealer_plays")
+def check_dealer_plays(result, evidence):
+    grade_function(result, evidence, "dealer_plays")
+
+
+@pytest.mark.item("play_round")
+def check_play_round(result, evidence):
+    require(result, evidence, "play_round")
+    own, kit = evidence.judge_rounds()
+    verdict = own if kit is None or own.fraction >= kit.fraction else kit
+    result.note(helper_note("play_round", own.fraction, kit and kit.fraction,
+                            verdict.kit_helpers))
+    total = len(verdict.requirements)
+    if verdict.failed:
+        report_requirements(result, verdict.fraction, verdict.requirements)
+    else:
+        result.note(f"All {total // 2} rounds returned the right points and showed both "
+                    "hands with hand_to_string.")
+
+
+@pytest.mark.item("main")
+def check_main(result, evidence, games):
+    require(result, evidence, "main")
+    terminal = [req for plan, run in zip(game.PLANS, games) for req in game.judge(plan, run)]
+    stand_in = [req for case in evidence.cases.get("main/stand-in", [])
+                for req in game.judge(case.subject, game.stand_in_run(case))]
+    scores = {"terminal": _fraction(terminal), "stand-in": _fraction(stand_in)}
+    way = "terminal" if scores["terminal"] >= scores["stand-in"] else "stand-in"
+    chosen = terminal if way == "terminal" else stand_in
+    result.note(main_note(way, scores))
+    if scores[way] < 1:
+        report_requirements(result, scores[way], chosen)
+    else:
+        result.note("The running totals, the repeated question, the stop and the final total "
+                    "were all right.")
+
+
+def _fraction(requirements: list[Requirement]) -> float:
+    return share(sum(r.ok for r in requirements), len(requirements))
+
+
+def main_note(way: str, scores: dict[str, float]) -> str:
+    games_played = " and ".join(plan.describe() for plan in game.PLANS)
+    text = f"The grader played two games with loaded cards: {games_played}"
+    if way == "terminal":
+        return text + " main was judged on the full game, run in a terminal."
+    return (text + f" In a terminal, with your own play_round, the game earned "
+            f"{scores['terminal']:g} of the item; main was therefore judged with play_round() "
+            "replaced by a stand-in that returns those rounds' points, and earned "
+            f"{scores['stand-in']:g}. Mistakes in play_round are marked in its own item.")
+
+
+@pytest.mark.public
+@pytest.mark.item("readability")
+def check_readability(result, submission):
+    facts = style.measure(submission.main)
+    result.measure("lines longer than 100 characters", len(facts.long_lines))
+    result.measure("longest line", max((n for _, n in facts.long_lines), default=0) or "<= 100")
+    result.measure("functions", len(facts.functions))
+    result.measure("functions without a docstring", ", ".join(facts.undocumented) or "none")
+    result.measure("one-letter names", ", ".join(facts.short_names) or "none")
+    result.note("Measured automatically (each third: line length, docstrings, names); "
+                "a TA confirms this mark.")
+    if facts.fraction < 1:
+        result.partial(facts.fraction, "\n".join(style.findings(facts)))

@@ -1,0 +1,60 @@
+"""Shared helpers for the kit's tests."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from graders.cli import GRADERS
+from graders.engine import plugin
+from graders.engine.harness import Limits, prepare_workdir
+from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.engine.session import Session
+from graders.engine.submissions import from_path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def grade(assignment: str, paths: list[Path], names: list[str] | None = None):
+    """Grade several submissions in one pytest run; returns {student: SubmissionReport}."""
+    rubric = Rubric.load(assignment)
+    subs = [from_path(Path(p), rubric.main_file, (names or [None] * len(paths))[i] or
+                      f"{Path(p).parent.name}-{Path(p).name}-{i}")
+            for i, p in enumerate(paths)]
+    reports = plugin.run(rubric, subs, GRADERS / assignment)
+    return {r.student: r for r in reports}
+
+
+def scores(report) -> dict[str, float]:
+    return {v.item.id: v.score for v in report.verdicts}
+
+
+def objective(report) -> dict[str, tuple[float, float]]:
+    """Item -> (score, max) for the items a machine decides alone."""
+    return {v.item.id: (v.score, v.item.points) for v in report.verdicts if not v.item.review}
+
+
+@pytest.fixture
+def run_program(tmp_path):
+    """run_program(source, answers=..., policy=..., limits=...) -> Session after the run.
+
+    ``answers`` is a list of intents typed in order (then EOF)."""
+    def run(source: str, answers=(), policy=None, limits=None, args=None):
+        path = tmp_path / "prog.py"
+        path.write_text(textwrap.dedent(source))
+        workdir = prepare_workdir([path])
+        session = Session.start(workdir / "prog.py", workdir, policy=policy,
+                                limits=limits or Limits(wall_seconds=8), args=args)
+        queue = list(answers)
+        while session.wait() is not None:
+            if queue:
+                session.answer(queue.pop(0))
+            else:
+                session.end_input()
+        session.close()
+        return session
+    return run
+
+
+__all__ = ["FIXTURES", "KIT_ROOT", "grade", "scores", "objective"]

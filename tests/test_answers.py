@@ -1,0 +1,29 @@
+"""Answer forms chosen from prompt wording."""
+import pytest
+
+from graders.engine.answers import forms
+
+
+@pytest.mark.parametrize("prompt, intent, first", [
+    ("Roll again? (y/n) ", "yes", "y"),
+    ("Roll again? (y/n) ", "no", "n"),
+    ("Would you like to roll again? (yes/no): ", "yes", "yes"),
+    ("[r]oll again or [s]top? ", "yes", "r"),
+    ("[r]oll again or [s]top? ", "no", "s"),
+    ("1) Roll again\n2) Stop\nChoose 1 or 2: ", "no", "2"),
+    ("1) Roll again\n2) Stop\nChoose 1 or 2: ", "yes", "1"),
+    ("Enter R to roll or H to hold: ", "no", "H"),
+    ("Press Enter to roll...", "yes", ""),
+    ("Roll again, Quillon? Enter y or n: ", "yes", "y"),
+    ("Keep rolling? 'roll' or 'stop': ", "no", "stop"),
+])
+def test_first_form(prompt, intent, first):
+    assert forms(prompt, intent)[0] == first
+
+
+def test_literal_text_is_typed_as_is():
+    assert forms("What is your name? ", "Quillon") == ["Quillon"]
+
+
+def test_other_forms_follow():
+    assert forms("Again?", "yes")[:3] == ["y", "yes", "Y"]

@@ -1,0 +1,73 @@
+"""The command line contract, submission discovery and the results JSON schema."""
+import json
+import subprocess
+import sys
+
+from graders.engine.submissions import discover
+
+from conftest import KIT_ROOT
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "graders", *args], capture_output=True,
+                          text=True, cwd=KIT_ROOT, timeout=120)
+
+
+def test_grade_writes_gradescope_json(tmp_path):
+    out = tmp_path / "r.json"
+    done = _cli("grade", "pocoloco", "reference/pocoloco", "--json", str(out),
+                "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(out.read_text())
+    assert {"score", "max_score", "execution_time", "tests"} <= set(data)
+    assert data["max_score"] == 24
+    ids = [t["number"] for t in data["tests"]]
+    assert ids == ["setup", "instructions", "tie-break", "round-box", "standings",
+                   "roll-limit", "roll-again", "special-rolls", "points", "winner-loser",
+                   "chips", "game-over", "strategy", "big-dice", "ui", "functions",
+                   "readability"]
+    for test in data["tests"]:
+        assert {"name", "number", "score", "max_score", "status", "output"} <= set(test)
+    assert (tmp_path / "pocoloco" / "pocoloco" / "feedback.md").exists()
+
+
+def test_exit_status_2_for_bad_usage_and_missing_submission(tmp_path):
+    assert _cli("grade", "pocoloco", str(tmp_path / "nothing.py")).returncode == 2
+    assert _cli("grade", "no_such_assignment", "x.py").returncode == 2
+    assert _cli("grade").returncode == 2
+    (tmp_path / "notes.txt").write_text("no python here")
+    assert _cli("grade", "pocoloco", str(tmp_path)).returncode == 2
+
+
+def test_exit_status_0_for_a_broken_submission(tmp_path):
+    bad = tmp_path / "a5.py"
+    bad.write_text("print('unclosed'\n")
+    done = _cli("grade", "pocoloco", str(bad), "--json", str(tmp_path / "r.json"),
+                "--out", str(tmp_path))
+    assert done.returncode == 0
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] < 5
+    assert "could not start" in json.dumps(data) or "SyntaxError" in json.dumps(data)
+
+
+def test_canvas_bulk_download_names(tmp_path):
+    for name in ("smithjane_12345_67890_a5.py", "leekevin_LATE_23456_78901_a5-1.py",
+                 "nguyenanh_34567_89012_a5.py", "nguyenanh_34567_89012_notes.txt"):
+        (tmp_path / name).write_text("print('hi')\n")
+    (tmp_path / "folder_student").mkdir()
+    (tmp_path / "folder_student" / "a5.py").write_text("print('hi')\n")
+    found = {s.student: s for s in discover(tmp_path, "a5.py")}
+    assert set(found) == {"smithjane", "leekevin", "nguyenanh", "folder_student"}
+    assert all(s.main_name in s.files for s in found.values())
+    assert "notes.txt" in found["nguyenanh"].files
+
+
+def test_grade_all_writes_class_reports(tmp_path):
+    done = _cli("grade-all", "pocoloco", "demo_submissions/pocoloco", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    folder = tmp_path / "pocoloco"
+    rows = (folder / "gradebook.csv").read_text().splitlines()
+    assert rows[0].startswith("student,score,max_score,setup,instructions")
+    assert len(rows) == 1 + len(list((KIT_ROOT / "demo_submissions/pocoloco").iterdir()))
+    review = (folder / "needs_review.md").read_text()
+    assert "brownsam" in review and "taylorchris" in review

@@ -1,0 +1,137 @@
+"""The harness and session: prompts, loaded dice in every spelling, limits, sandbox."""
+from __future__ import annotations
+
+from graders.engine.draws import ScriptedDice
+from graders.engine.harness import Limits
+from graders.engine.rubric import KIT_ROOT
+
+
+def test_prompts_are_announced_and_answered(run_program):
+    session = run_program("""
+        name = input("What is your name? ")
+        chips = input("Chips? ")
+        print(f"Hi {name}, {int(chips) * 2}")
+    """, answers=["Quillon", "21"])
+    text = session.transcript.text
+    assert "What is your name? Quillon\n" in text
+    assert "Hi Quillon, 42" in text
+    assert session.transcript.outcome["status"] == "finished"
+
+
+def test_every_random_spelling_is_loaded(run_program):
+    session = run_program("""
+        import random
+        from random import randint, choice
+        rng = random.Random()
+        print(randint(1, 6), random.randrange(1, 7), random.randrange(6) + 1,
+              choice([1, 2, 3, 4, 5, 6]), random.choices(range(1, 7), k=2),
+              rng.randint(1, 6), random.choice("⚀⚁⚂⚃⚄⚅"))
+    """, policy=ScriptedDice([4, 5, 6, 2, 3, 1, 6, 5, 3]))
+    assert "4 5 6 2 [3, 1] 6 ⚄" in session.transcript.text
+
+
+def test_shuffle_and_draw_stack_are_reported(run_program):
+    session = run_program("""
+        import random
+        def roll_for(player):
+            return random.randint(1, 6)
+        names = ["Quillon", "Mo", "Bo"]
+        random.shuffle(names)
+        print(names, roll_for("Mo"))
+    """)
+    draws = session.transcript.draws
+    assert draws[0].data["fn"] == "shuffle"
+    assert draws[0].data["req"]["items"] == ["Quillon", "Mo", "Bo"]
+    frame = draws[1].data["stack"][0]
+    assert frame["fn"] == "roll_for" and ["player", "Mo"] in frame["strings"]
+
+
+def test_sleep_is_free_and_clear_screen_is_a_no_op(run_program):
+    session = run_program("""
+        import os, time
+        start = time.time()
+        time.sleep(3600)
+        os.system("clear")
+        print("slept", round(time.time() - start))
+    """)
+    assert "slept 3600" in session.transcript.text
+    assert session.transcript.outcome["slept"] == 3600
+
+
+def test_repeated_prompt_gets_the_next_form_of_the_answer(run_program):
+    session = run_program("""
+        answer = input("Roll again? (yes/no) ")
+        while answer not in ("yes", "no"):
+            print("Please type yes or no.")
+            answer = input("Roll again? (yes/no) ")
+        print("answer was", answer)
+    """, answers=["yes", "yes"])
+    assert "answer was yes" in session.transcript.text
+
+
+def test_main_defined_but_never_called_is_called(run_program):
+    session = run_program("""
+        def main():
+            print("main ran")
+    """)
+    assert "main ran" in session.transcript.text
+    assert any(m.kind == "note" for m in session.transcript.marks)
+
+
+def test_syntax_error_is_reported_as_such(run_program):
+    session = run_program("print('a' 'b' c d)\n")
+    outcome = session.transcript.outcome
+    assert outcome["status"] == "syntax-error"
+    assert "could not start" in session.transcript.ended_how
+
+
+def test_crash_and_eof_are_reported(run_program):
+    session = run_program("""
+        x = input("Number? ")
+        print(int(x) + 1)
+        y = input("Another? ")
+    """, answers=["41"])
+    assert "42" in session.transcript.text
+    assert session.transcript.outcome["status"] == "exception"
+    assert "EOFError" in session.transcript.ended_how
+
+
+def test_endless_loop_without_output_is_stopped(run_program):
+    session = run_program("while True:\n    pass\n", limits=Limits(idle_seconds=0.5))
+    assert session.transcript.outcome["limit"] == "idle"
+    assert "endless loop" in session.transcript.ended_how
+
+
+def test_runaway_output_is_stopped(run_program):
+    session = run_program("while True:\n    print('rolling...')\n",
+                          limits=Limits(output_bytes=50_000))
+    assert session.transcript.outcome["limit"] == "output"
+
+
+def test_memory_limit_gives_memory_error(run_program):
+    session = run_program("data = bytearray(2_000_000_000)\n", limits=Limits(memory_mb=300))
+    assert "MemoryError" in session.transcript.ended_how
+
+
+def test_hidden_files_cannot_be_read(run_program):
+    secret = KIT_ROOT / "reference" / "pocoloco" / "a5.py"
+    session = run_program(f"print(open({str(secret)!r}).read()[:20])\n")
+    assert "PermissionError" in session.transcript.ended_how
+    assert "import" not in session.transcript.text.split("PermissionError")[0]
+
+
+def test_writing_outside_the_run_folder_is_refused(run_program, tmp_path):
+    target = tmp_path / "outside.txt"
+    session = run_program(f"""
+        open("inside.txt", "w").write("ok")
+        print("inside ok")
+        open({str(target)!r}, "w").write("no")
+    """)
+    assert "inside ok" in session.transcript.text
+    assert "PermissionError" in session.transcript.ended_how
+    assert not target.exists()
+
+
+def test_starting_programs_is_refused(run_program):
+    session = run_program("import subprocess\nsubprocess.run(['ls'])\n")
+    assert "PermissionError" in session.transcript.ended_how

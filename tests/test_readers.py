@@ -1,0 +1,68 @@
+"""Transcript readers: boxes, big dice, standings."""
+from graders.engine.readers.boxes import find_boxed
+from graders.engine.readers.dice import find_dice
+from graders.engine.readers.standings import last_standings
+from graders.engine.transcript import clean
+
+
+def _box(text, n=1):
+    found = [b for _, b in find_boxed(text, rf"round\s*{n}\b") if b]
+    return found[0] if found else None
+
+
+def test_fitting_boxes_in_several_styles():
+    for text in ("+---------+\n| Round 1 |\n+---------+",
+                 "  ╔═════════╗\n  ║ Round 1 ║\n  ╚═════════╝",
+                 "***********\n* Round 1 *\n***********"):
+        assert _box(text).fits, text
+
+
+def test_boxes_that_do_not_fit():
+    assert not _box("+--------+\n| Round 1 |\n+--------+").fits
+    assert not _box("+----------------+\n| Round 10 |\n+----------------+", 10).fits
+    assert _box("Round 1") is None
+
+
+ART = """\
+ -----     -----     -----
+| o   |   | o o |   | o o |
+|     |   | o o |   |     |
+|   o |   | o o |   | o o |
+ -----     -----     -----"""
+
+
+def test_big_dice_side_by_side():
+    art = find_dice("Mo rolls:\n" + ART + "\nResult: 66 points", [2, 6, 4])
+    assert art and art.side_by_side and art.regular
+
+
+def test_big_dice_other_pips_and_orientation():
+    text = ("╭───────╮ ╭───────╮ ╭───────╮\n│     ● │ │ ● ● ● │ │       │\n"
+            "│       │ │       │ │   ●   │\n│ ●     │ │ ● ● ● │ │       │\n"
+            "╰───────╯ ╰───────╯ ╰───────╯")
+    art = find_dice(text, [2, 6, 1])
+    assert art and art.side_by_side and art.regular
+
+
+def test_big_dice_stacked_are_not_side_by_side():
+    one = "+-----+\n|  o  |\n+-----+"
+    art = find_dice("\n\n".join([one, one, one]), [1, 1, 1])
+    assert art and not art.side_by_side
+
+
+def test_numbers_alone_are_not_big_dice():
+    assert find_dice("You rolled 2 6 4", [2, 6, 4]) is None
+
+
+def test_standings_formats():
+    names = ["Quillon", "Mo", "Barney", "Marge"]
+    for text in ("Quillon: 20 chips\nMo: 19 chips\nBarney: 21 chips\nMarge: 20 chips",
+                 "| Quillon | 20 |\n| Mo | 19 |\n| Barney | 21 |\n| Marge | 20 |",
+                 "Chips -> Quillon: 20 | Mo: 19 | Barney: 21 | Marge: 20",
+                 "Quillon has 20 chips, Mo has 19 chips\nBarney has 21, Marge has 20"):
+        found, _ = last_standings("== Mo's turn: up to 3 rolls ==\n" + text, names)
+        assert found == {"Quillon": 20, "Mo": 19, "Barney": 21, "Marge": 20}, text
+
+
+def test_clean_removes_colour_and_resolves_carriage_returns():
+    assert clean("\x1b[1;32mHello\x1b[0m\nrolling...\rdone") == "Hello\ndone"
