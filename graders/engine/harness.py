@@ -131,6 +131,10 @@ class Child:
         finally:
             os.close(events_w)
             os.close(replies_r)
+        # pexpect and ptyprocess sleep 0.1 s after close/terminate by default; the whole
+        # process group is killed with SIGKILL instead, so no grace time is needed.
+        for obj in (self._proc, self._proc.ptyproc):
+            obj.delayafterclose = obj.delayafterterminate = 0
         self._events_fd = events_r
         self._replies_fd = replies_w
         self._last_activity = self.started
@@ -214,7 +218,7 @@ class Child:
                 if event["ev"] == "exit":
                     self.outcome = event
                     self.log.append(Event("exit", event.get("status", ""), event))
-                    self._drain_output(0.05)
+                    self._drain_output(0.01)     # output was already synced by byte count
                     self.close()
                     return None
                 if event["ev"] == "input":

@@ -20,6 +20,8 @@ HELPER_NAMES = {"score_hand": "has_pair, has_straight and has_triple",
                 "play_round": "sort_hand, hand_to_string, has_pair, has_straight, has_triple, "
                               "score_hand and dealer_plays"}
 SHOWN_PROBLEMS = 3
+PLAY_ROUND_HANGS = "was not played in a terminal, because play_round() already hung " \
+                   "with loaded cards"
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -37,6 +39,8 @@ def games(submission, evidence):
     """main played in a terminal, once per plan (None when the file cannot be imported)."""
     if evidence.import_error or not evidence.available.get("main"):
         return None
+    if any(case.hung for case in evidence.cases.get("play_round", [])):
+        return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
     workdir = make_workdir(submission, with_rules=False)
     try:
         return [game.play_in_terminal(workdir / submission.main_name, workdir, plan)
@@ -49,7 +53,7 @@ def games(submission, evidence):
 def require(result, evidence, function: str) -> None:
     """Fail the item at once when the file cannot be imported or lacks the function."""
     if evidence.import_error:
-        result.fail(import_message(evidence.import_error), evidence=evidence.import_error)
+        result.fail(import_message(evidence.import_error), actual=evidence.import_error)
     if not evidence.available.get(function):
         result.fail(f"Your file has no function named {function}. The grader calls it by "
                     f"exactly this name (handout section 7), so it could not be tested.")
@@ -172,9 +176,10 @@ def check_main(result, evidence, games):
     stand_in = [req for case in evidence.cases.get("main/stand-in", [])
                 for req in game.judge(case.subject, game.stand_in_run(case))]
     scores = {"terminal": _fraction(terminal), "stand-in": _fraction(stand_in)}
-    way = "terminal" if scores["terminal"] >= scores["stand-in"] else "stand-in"
+    played = all(run.played for run in games)
+    way = "terminal" if played and scores["terminal"] >= scores["stand-in"] else "stand-in"
     chosen = terminal if way == "terminal" else stand_in
-    result.note(main_note(way, scores))
+    result.note(main_note(way, scores, None if played else games[0].problem))
     if scores[way] < 1:
         report_requirements(result, scores[way], chosen)
     else:
@@ -186,15 +191,20 @@ def _fraction(requirements: list[Requirement]) -> float:
     return share(sum(r.ok for r in requirements), len(requirements))
 
 
-def main_note(way: str, scores: dict[str, float]) -> str:
-    games_played = " and ".join(plan.describe() for plan in game.PLANS)
-    text = f"The grader played two games with loaded cards: {games_played}"
+def main_note(way: str, scores: dict[str, float], skipped: str | None) -> str:
+    games_played = "\n".join(f"- Game {n}: {plan.describe()}"
+                              for n, plan in enumerate(game.PLANS, 1))
+    text = f"The grader played these games with loaded cards:\n{games_played}\n\n"
     if way == "terminal":
-        return text + " main was judged on the full game, run in a terminal."
-    return (text + f" In a terminal, with your own play_round, the game earned "
-            f"{scores['terminal']:g} of the item; main was therefore judged with play_round() "
-            "replaced by a stand-in that returns those rounds' points, and earned "
-            f"{scores['stand-in']:g}. Mistakes in play_round are marked in its own item.")
+        return text + "main was judged on the full games, run in a terminal."
+    if skipped:
+        terminal = f"The full game {skipped}."
+    else:
+        terminal = f"In a terminal, with your own play_round, the games earned " \
+                   f"{scores['terminal']:g} of the item."
+    return (text + terminal + " So main was judged with play_round() replaced by a stand-in "
+            f"that returns those rounds' points, and earned {scores['stand-in']:g}. Mistakes "
+            "in play_round are marked in its own item.")
 
 
 @pytest.mark.public

@@ -47,7 +47,8 @@ def collect(submission) -> Evidence:
         with GroupedCalls(workdir / submission.main_name, workdir) as calls:
             available = calls.probe()
             if available is None:
-                return Evidence(import_error=calls.import_error or "the import failed")
+                error = calls.import_error or "the import failed"
+                return Evidence(import_error=error.replace(str(workdir) + "/", ""))
             evidence = Evidence(available=available)
             first = first_batch(available)
             calls.run_cases(first)

@@ -118,5 +118,6 @@ def why(function: str, hand: list[int], returned: object = None) -> str:
 
 
 ANY_ORDER = ("The cards may come in any order: {function} must give the same answer for every "
-             "order of the same three cards (it is right for {sorted_call}).")
+             "order of the same three cards.")
+RIGHT_WHEN_SORTED = "(It is right for {sorted_call}.)"
 REAL_BOOL = "{function} must return a real bool (True or False), not {kind}."

@@ -149,8 +149,9 @@ def _hint_any_order(verdict: Judgement, answers: dict) -> None:
     for wrong in verdict.wrong:
         ordered = rules.sort_hand(wrong.hand)
         if ordered != wrong.hand and answers.get(tuple(ordered)):
-            wrong.rule = explain.ANY_ORDER.format(
-                function=verdict.function, sorted_call=spelled(verdict.function, ordered))
+            wrong.rule = explain.ANY_ORDER.format(function=verdict.function)
+            wrong.detail = explain.RIGHT_WHEN_SORTED.format(
+                sorted_call=spelled(verdict.function, ordered))
 
 
 def better(own: Judgement, kit: Judgement | None) -> Judgement:
@@ -168,15 +169,14 @@ def report(verdict: Judgement, points_word: str = "marks") -> dict:
                 "expected": None, "actual": None, "evidence": None}
     first = verdict.wrong[0]
     lines = [f"{verdict.function} gave a wrong answer for {len(verdict.wrong)} of the "
-             f"{verdict.total} hands it was given ({verdict.right} right). An item gets full "
-             f"{points_word} only when every hand is right, so it gets {verdict.fraction:g} "
-             "of them.",
+             f"{verdict.total} hands it was given. Full {points_word} need every hand right; "
+             f"with {verdict.right} right this item gets {verdict.fraction:g} of its points.",
              "",
              f"The smallest wrong hand: {first.call} {first.got}, but the right answer "
              f"is {first.expected}.",
              f"Why: {first.rule} {first.detail}".rstrip()]
     groups = Counter(w.rule for w in verdict.wrong)
-    if len(verdict.wrong) > 1:
+    if len(groups) > 1:
         lines += ["", "The wrong hands by rule (with the smallest example of each):"]
         for rule, count in groups.most_common(EXAMPLES):
             example = next(w for w in verdict.wrong if w.rule == rule)
@@ -184,5 +184,8 @@ def report(verdict: Judgement, points_word: str = "marks") -> dict:
                          f"E.g. {example.call} {example.got}; expected {example.expected}.")
         if len(groups) > EXAMPLES:
             lines.append(f"- ... and {len(groups) - EXAMPLES} more kinds of mistake.")
+    actual = f"{first.call} {first.got}"
+    if first.traceback:
+        actual += "\n\n" + first.traceback
     return {"message": "\n".join(lines), "expected": f"{first.call} == {first.expected}",
-            "actual": f"{first.call} {first.got}", "evidence": first.traceback}
+            "actual": actual, "evidence": None}

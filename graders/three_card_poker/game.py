@@ -107,6 +107,13 @@ class GameRun:
     tail: str = ""                               # output after the last answer
     problem: str | None = None                   # how the run ended, when not normally
     transcript: str = ""
+    played: bool = True                          # False: the grader skipped this run
+
+
+def not_played(reason: str) -> GameRun:
+    """A terminal run the grader skipped (e.g. play_round hangs, so the game would too)."""
+    return GameRun("terminal", problem=reason, transcript=f"(not run: {reason})",
+                   played=False)
 
 
 # ----------------------------------------------------------------------------- terminal runs
@@ -321,15 +328,19 @@ def _rounds_before(plan: Plan, answer: Answer) -> int:
 
 def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
     last = plan.answers[-1].text
+    ending = f"after {last!r}: a line with the final total ({final}), then the program ends"
     if run.went_on:
         stop = Requirement(False, f"After the answer {last!r} the game went on; n or no must "
-                                  "stop it.", plan.describe(), None, run.transcript)
+                                  "stop it.", ending, None, run.transcript)
     elif not run.ended:
         stop = Requirement(False, f"The game did not end normally after {last!r}: "
-                                  f"{run.problem}", plan.describe(), None, run.transcript)
+                                  f"{run.problem}", ending, None, run.transcript)
     else:
         stop = Requirement(True)
-    shown = last_total(run.tail) if run.ended else None
+    if not run.ended:
+        return [stop, Requirement(False, "The final total could not be checked, because the "
+                                         f"game did not end after {last!r}.")]
+    shown = last_total(run.tail)
     if shown == final:
         return [stop, Requirement(True)]
     seen = "no line with the word 'total'" if shown is None else f"the total {shown}"

@@ -134,8 +134,10 @@ def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list
     problem = call_problem(outcome, scenario.spelled(), CALL_TIMEOUT)
     if problem:
         why = _error_meaning(scenario, outcome) or problem
-        failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(),
-                             _printed(printed), outcome.get("traceback"))
+        actual = _printed(printed)
+        if outcome.get("traceback"):
+            actual += "\n\n" + outcome["traceback"]
+        failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(), actual)
         return [failed, failed]
     value = outcome.get("value")
     shown = [(entry.get("args", [None])[0], entry.get("result"))

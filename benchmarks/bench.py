@@ -1,0 +1,120 @@
+"""`make bench`: how fast the kit grades, against simply running the same sessions.
+
+Reports (2-core targets from the PocoLoco issue in brackets):
+  1. one `python -m graders grade` command, start-up included            [<= 1 s]
+  2. a class folder with `grade-all`, per submission                     [<= 0.5 s]
+  3. overhead: the grader's scenario runs vs. the same answers piped to the same program
+     with the same dice, without the grader                              [<= 1.5x]
+  4. a program that hangs, as the worst case per submission              [<= 15 s]
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(KIT))
+
+from graders.engine import pythons  # noqa: E402
+from graders.engine.submissions import from_path  # noqa: E402
+from graders.pocoloco.play import play  # noqa: E402
+from graders.pocoloco.scenarios import ALL  # noqa: E402
+
+REPLAY = r'''
+import json, random, runpy, sys, time
+plan = json.load(open(sys.argv[1]))
+def take(name):
+    def fn(*args, **kwargs):
+        value = plan[name].pop(0) if plan.get(name) else None
+        if name == "shuffle":
+            if value is not None:
+                args[0][:] = [args[0][i] for i in value]
+            return None
+        if name in ("choice",):
+            return args[0][value] if value is not None else args[0][0]
+        if name in ("choices", "sample"):
+            pool = list(args[0])
+            return [pool[i] for i in value] if value is not None else pool[:kwargs.get("k", 1)]
+        return value if value is not None else args[0]
+    return fn
+for name in ("randint", "randrange", "choice", "choices", "shuffle", "sample"):
+    setattr(random, name, take(name))
+time.sleep = lambda s: None
+sys.argv = [sys.argv[2]]
+runpy.run_path(sys.argv[0], run_name="__main__")
+'''
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=KIT, capture_output=True, check=False)
+    return time.perf_counter() - start
+
+
+def single(path: str, repeats: int = 5) -> float:
+    with tempfile.TemporaryDirectory() as out:
+        runs = [timed([sys.executable, "-m", "graders", "grade", "pocoloco", path,
+                       "--out", out, "--json", f"{out}/r.json"]) for _ in range(repeats)]
+    return statistics.median(runs)
+
+
+def folder(copies: int) -> tuple[float, int]:
+    correct = sorted((KIT / "tests/fixtures/pocoloco/correct").glob("*/a5.py"))
+    sources = [KIT / "reference/pocoloco/a5.py"] + correct
+    with tempfile.TemporaryDirectory() as tmp:
+        klass = Path(tmp) / "class"
+        klass.mkdir()
+        for i in range(copies):
+            shutil.copy(sources[i % len(sources)], klass / f"student{i:03d}_1000{i}_2000{i}_a5.py")
+        seconds = timed([sys.executable, "-m", "graders", "grade-all", "pocoloco", str(klass),
+                         "--out", f"{tmp}/reports"])
+    return seconds, copies
+
+
+def overhead(path: Path) -> tuple[float, float]:
+    """Seconds in the grader's runs vs. replaying the same answers and dice without it."""
+    submission = from_path(path, "a5.py")
+    graded, plain = 0.0, 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        replay = Path(tmp) / "replay.py"
+        replay.write_text(REPLAY)
+        for scenario in ALL:
+            start = time.perf_counter()
+            game = play(submission.files, scenario, 10)
+            graded += time.perf_counter() - start
+            draws: dict[str, list] = {}
+            for mark in game.transcript.draws:
+                draws.setdefault(mark.data["fn"], []).append(mark.data["value"])
+            plan = Path(tmp) / f"{scenario.name}.json"
+            plan.write_text(json.dumps(draws))
+            answers = "".join(m.text + "\n" for m in game.transcript.of_kind("answer"))
+            start = time.perf_counter()
+            subprocess.run([pythons.student_python(), str(replay), str(plan), str(path)],
+                           input=answers, capture_output=True, text=True, timeout=60,
+                           cwd=tmp)
+            plain += time.perf_counter() - start
+    return graded, plain
+
+
+def main() -> None:
+    print(f"Student Python: {pythons.describe()}")
+    one = single("reference/pocoloco")
+    print(f"1. one grade command (reference, median of 5): {one:.2f} s   [target <= 1 s]")
+    seconds, count = folder(40)
+    print(f"2. grade-all, {count} submissions: {seconds:.1f} s = {seconds / count:.2f} s each "
+          f"(200 would take ~{seconds / count * 200:.0f} s)   [target <= 0.5 s each]")
+    graded, plain = overhead(KIT / "reference/pocoloco/a5.py")
+    print(f"3. scenario runs: {graded:.2f} s with the grader, {plain:.2f} s replayed without it: "
+          f"{graded / plain:.2f}x   [target <= 1.5x]")
+    hang = KIT / "demo_submissions/pocoloco/taylorchris_67890_12345_a5.py"
+    print(f"4. a hanging program: {single(str(hang), 1):.1f} s   [target <= 15 s]")
+
+
+if __name__ == "__main__":
+    main()

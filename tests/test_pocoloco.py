@@ -1,0 +1,84 @@
+"""The PocoLoco grader on the reference, on varied correct programs and on one-defect mutants.
+
+A correct program must get full marks on every objective item; a mutant must lose the item its
+defect touches and keep full marks on every other objective item (review items are measured
+and confirmed by a TA, so they are not asserted here, except for the reference).
+"""
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from conftest import FIXTURES, KIT_ROOT, grade, objective
+
+POCO = FIXTURES / "pocoloco"
+CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists())
+MANIFEST = POCO / "mutants" / "manifest.toml"
+MUTANTS = tomllib.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+
+
+@pytest.fixture(scope="module")
+def graded():
+    """Everything graded in one pytest run of the grader (it parametrizes over them)."""
+    paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + \
+        [POCO / "mutants" / name for name in MUTANTS]
+    names = ["reference"] + [f"correct-{p.name}" for p in CORRECT] + \
+        [f"mutant-{name}" for name in MUTANTS]
+    return grade("pocoloco", paths, names)
+
+
+def _lost(report):
+    return {item: f"{got:g}/{full:g}" for item, (got, full) in objective(report).items()
+            if got < full}
+
+
+def test_reference_scores_full_marks(graded):
+    report = graded["reference"]
+    assert report.score == report.rubric.max_score, _lost(report)
+
+
+@pytest.mark.parametrize("program", [p.name for p in CORRECT])
+def test_correct_program_gets_every_objective_mark(graded, program):
+    report = graded[f"correct-{program}"]
+    assert _lost(report) == {}, [c.messages for v in report.verdicts for c in v.checks
+                                 if v.score < v.item.points and not v.item.review]
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_mutant_loses_exactly_its_item(graded, mutant):
+    expected = MUTANTS[mutant]["loses"]
+    report = graded[f"mutant-{mutant}"]
+    lost = _lost(report)
+    if expected == "*":             # a crash or hang: graded anyway, and a human is told
+        assert report.problems, "a crashing or hanging program must be flagged for review"
+        return
+    if expected in ("ui", "functions", "readability"):
+        verdict = next(v for v in report.verdicts if v.item.id == expected)
+        assert verdict.score < verdict.item.points
+        assert lost == {}
+        return
+    assert set(lost) == {expected}, f"{MUTANTS[mutant]['why']}: lost {lost}"
+
+
+def test_grading_is_repeatable(graded):
+    again = grade("pocoloco", [KIT_ROOT / "reference" / "pocoloco"], ["reference"])
+    first = {v.item.id: (v.score, [c.messages for c in v.checks])
+             for v in graded["reference"].verdicts}
+    second = {v.item.id: (v.score, [c.messages for c in v.checks])
+              for v in again["reference"].verdicts}
+    assert first == second
+
+
+def test_broken_demo_submissions_are_graded_with_reasons():
+    demo = KIT_ROOT / "demo_submissions" / "pocoloco"
+    files = {"syntax": demo / "brownsam_56789_01234_a5.py",
+             "hang": demo / "taylorchris_67890_12345_a5.py",
+             "crash": demo / "wongalex_78901_23456_a5.py"}
+    reports = grade("pocoloco", list(files.values()), list(files))
+    assert "could not start" in " ".join(reports["syntax"].notes)
+    assert reports["syntax"].score < 6
+    assert reports["hang"].problems and reports["crash"].problems
+    assert "NameError" in " ".join(reports["crash"].notes)
+    # what it earned before the crash still counts
+    assert objective(reports["crash"])["setup"] == (1.0, 1.0)
