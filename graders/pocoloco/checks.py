@@ -36,18 +36,22 @@ def games(submission, budget, notes) -> dict[str, Reading | None]:
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         played = dict(pool.map(run, ALL))
-    readings = {}
+    readings, endings = {}, {}
     for scenario in ALL:
         game = played[scenario.name]
         if game is None:
-            notes(f"Scenario '{scenario.name}' was not run: the time budget was used up.", True)
+            notes(f"Game '{scenario.name}' was not played: the time budget was used up.", True)
             readings[scenario.name] = None
             continue
         readings[scenario.name] = Reading(game)
         ended = game.transcript
-        if not game.stopped_early and not (ended.outcome.get("status") in ("finished", "exit")):
-            notes(f"Scenario '{scenario.name}' ({scenario.purpose}): {ended.ended_how}",
-                  ended.crashed or ended.outcome.get("status") == "limit")
+        if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
+            problem = ended.crashed or ended.outcome.get("status") == "limit"
+            endings.setdefault((ended.ended_how, problem), []).append(scenario)
+    for (how, problem), scenarios in endings.items():
+        games = ", ".join(f"'{s.name}' ({s.purpose})" for s in scenarios)
+        notes(f"{how.rstrip('.')}. This happened in {len(scenarios)} of the grader's {len(ALL)} games: "
+              f"{games}.", problem)
     return readings
 
 

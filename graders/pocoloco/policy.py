@@ -64,6 +64,8 @@ class PocoPolicy(DrawPolicy):
         self.last_drawer: str | None = None
         self.order_shuffles = 0
         self._scanned = 0
+        self.first_seen: dict[tuple, str] = {}
+        self.varying: set[tuple] = set()
         self.stop_at_round: int | None = None        # end the run when this round starts
 
     # ------------------------------------------------------------------ who
@@ -94,28 +96,89 @@ class PocoPolicy(DrawPolicy):
                 self.computers.append(name)
 
     def who(self, event: dict) -> str | None:
-        """The player a draw belongs to, from the names in the student's locals."""
+        """The player a draw belongs to, from the names in the student's locals.
+
+        The innermost frame naming a player decides. When a frame names several (say
+        ``name = "Quillon"`` and ``player = "Mo"``), a variable already seen holding
+        different players is the current one; failing that, the player who is not the
+        human (the human's name sits in some variable all game long).
+        """
         known = set(self.names)
         for frame in event.get("stack", []):
             found = [(var, value) for var, value in frame.get("strings", []) if value in known]
+            for var, value in found:
+                key = (frame.get("fn"), var)
+                first = self.first_seen.setdefault(key, value)
+                if first != value:
+                    self.varying.add(key)
             distinct = {value for _, value in found}
             if len(distinct) == 1:
                 return distinct.pop()
             if len(distinct) > 1:
+                moving = [v for var, v in found if (frame.get("fn"), var) in self.varying]
+                if moving:
+                    return moving[0]
+                side = self._side_from_functions(event.get("stack", []))
+                if side == "human" and self.human in distinct:
+                    return self.human
+                others = [(var, v) for var, v in found if v != self.human]
+                if side == "computer" or len({v for _, v in others}) == 1:
+                    return self._most_current(others) if others else None
                 return self._most_current(found)
         return None
 
     @staticmethod
+    def _side_from_functions(stack: list[dict]) -> str | None:
+        """'human' or 'computer' when a function on the stack says whose turn it is."""
+        for frame in stack:
+            fn = frame.get("fn", "").lower()
+            if re.search(r"comp|cpu|bot|(^|_)ai(_|$)|npc|robot|opponent|auto", fn):
+                return "computer"
+            if re.search(r"human|user|(^|_)you|my_?turn|player_?turn", fn):
+                return "human"
+        return None
+
+    @staticmethod
     def _most_current(found: list[tuple[str, str]]) -> str:
+        """Among several named players, the one in the variable most likely to hold the
+        player whose turn it is ('player', 'current', ...) rather than the human's name."""
         def score(pair):
-            var = pair[0].lower()
-            if any(h == var or var.startswith(h + "_") or var.endswith("_" + h)
-                   for h in HUMAN_HINTS):
+            base = re.sub(r"^self\.|\.name$|\['name'\]$", "", pair[0].lower())
+            if base in HUMAN_HINTS or re.search(r"human|user|your|(^|_)my", base):
                 return 0
-            if any(h == var or h in var.split("_") or var.startswith(h) for h in CURRENT_HINTS):
+            if re.search(r"current|player$|^player|who|turn|roller|active", base):
+                return 3
+            if base in ("p", "pl", "plr", "person", "comp", "cpu", "bot"):
                 return 2
             return 1
         return max(found, key=score)[1]
+
+    def _text_since_last_draw(self) -> str:
+        if self.log is None:
+            return ""
+        text = []
+        for event in reversed(self.log):
+            if event.kind == "draw":
+                break
+            if event.kind == "out":
+                text.append(event.text)
+        return "".join(reversed(text))[-3000:]
+
+    def _round_heading_since_last_draw(self) -> bool:
+        """A "Round 2" heading between two draws starts a new round (even for a player who
+        went last and now goes first, when the program does not shuffle with random)."""
+        return bool(re.search(r"\bround\s*#?\s*:?\s*\d+", self._text_since_last_draw(), re.I))
+
+    def _named_since_last_draw(self) -> str | None:
+        """Fallback when the stack names nobody: the last player named since the last draw
+        (a "Mo's turn" heading). Less reliable than the stack, so only used without it."""
+        recent = self._text_since_last_draw()
+        best, where = None, -1
+        for name in self.names:
+            spot = recent.rfind(name)
+            if spot > where:
+                best, where = name, spot
+        return best
 
     def _after_roll_answer(self) -> bool:
         """True when our last action was answering a prompt (the human's re-roll)."""
@@ -179,9 +242,10 @@ class PocoPolicy(DrawPolicy):
         if player is None and self._after_roll_answer():
             player = self.human
         if player is None:
-            player = self.last_drawer or "?"
+            player = self._named_since_last_draw() or self.last_drawer or "?"
         state = self.states.setdefault(player, PlayerState())
-        if player != self.last_drawer and self.last_drawer is not None:
+        if self.last_drawer is not None and (player != self.last_drawer or
+                                             self._round_heading_since_last_draw()):
             self._close_turn(self.last_drawer)
         self.last_drawer = player
         round_index = state.turn

@@ -99,8 +99,9 @@ def helper_note(function: str, own: float, kit: float | None, used_kit: bool) ->
 def report_requirements(result, fraction: float, requirements: list[Requirement]) -> None:
     """Record the first few failed requirements as details; one transcript per run."""
     failed = [r for r in requirements if not r.ok]
+    said = [r for r in failed if r.message]
     shown_evidence: set[str] = set()
-    for number, requirement in enumerate(failed[:SHOWN_PROBLEMS]):
+    for number, requirement in enumerate(said[:SHOWN_PROBLEMS]):
         evidence = requirement.evidence
         if evidence in shown_evidence:
             evidence = None
@@ -111,8 +112,8 @@ def report_requirements(result, fraction: float, requirements: list[Requirement]
                       + message
         result.partial(fraction, message, expected=requirement.expected,
                        actual=requirement.actual, evidence=evidence)
-    if len(failed) > SHOWN_PROBLEMS:
-        result.partial(fraction, f"... and {len(failed) - SHOWN_PROBLEMS} more.")
+    if len(said) > SHOWN_PROBLEMS:
+        result.partial(fraction, f"... and {len(said) - SHOWN_PROBLEMS} more.")
 
 
 # ----------------------------------------------------------------------------- checks
@@ -179,7 +180,8 @@ def check_main(result, evidence, games):
     played = all(run.played for run in games)
     way = "terminal" if played and scores["terminal"] >= scores["stand-in"] else "stand-in"
     chosen = terminal if way == "terminal" else stand_in
-    result.note(main_note(way, scores, None if played else games[0].problem))
+    why = next((r.message for r in terminal if not r.ok), "")
+    result.note(main_note(way, scores, None if played else games[0].problem, why))
     if scores[way] < 1:
         report_requirements(result, scores[way], chosen)
     else:
@@ -191,9 +193,9 @@ def _fraction(requirements: list[Requirement]) -> float:
     return share(sum(r.ok for r in requirements), len(requirements))
 
 
-def main_note(way: str, scores: dict[str, float], skipped: str | None) -> str:
-    games_played = "\n".join(f"- Game {n}: {plan.describe()}"
-                              for n, plan in enumerate(game.PLANS, 1))
+def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str) -> str:
+    games_played = "\n".join(f"- Game {number}: {plan.describe()}"
+                             for number, plan in enumerate(game.PLANS, 1))
     text = f"The grader played these games with loaded cards:\n{games_played}\n\n"
     if way == "terminal":
         return text + "main was judged on the full games, run in a terminal."
@@ -201,7 +203,7 @@ def main_note(way: str, scores: dict[str, float], skipped: str | None) -> str:
         terminal = f"The full game {skipped}."
     else:
         terminal = f"In a terminal, with your own play_round, the games earned " \
-                   f"{scores['terminal']:g} of the item."
+                   f"{scores['terminal']:g} of the item ({why.rstrip('.')})."
     return (text + terminal + " So main was judged with play_round() replaced by a stand-in "
             f"that returns those rounds' points, and earned {scores['stand-in']:g}. Mistakes "
             "in play_round are marked in its own item.")

@@ -153,17 +153,14 @@ def play_in_terminal(target: Path, workdir: Path, plan: Plan) -> GameRun:
                 run.went_on = True
                 session.stop("the game went on after the last answer")
                 break
-            run.events.append((kind, session.output_since_answer()))
-            if kind == "round":
-                session.type(choices.pop(0) if choices else "p")
-            elif kind == "ask":
-                session.type(answers.pop(0).text)
-            else:
+            if kind == "other":
                 others += 1
                 if others > MAX_OTHER_PROMPTS:
                     session.stop("the program asked too many questions the grader did not know")
                     break
-                session.type("")
+            typed = _typed(kind, choices, answers)
+            run.events.append((kind, f"{session.output_since_answer()}«{typed}»\n"))
+            session.type(typed)
         transcript = session.transcript
         run.tail = session.output_since_answer() if not answers else ""
         run.ended = not answers and not run.went_on and not transcript.crashed \
@@ -175,6 +172,13 @@ def play_in_terminal(target: Path, workdir: Path, plan: Plan) -> GameRun:
     finally:
         session.close()
     return run
+
+
+def _typed(kind: str, choices: list[str], answers: list[Answer]) -> str:
+    """The grader's next answer to a prompt of this kind (Enter for unknown prompts)."""
+    if kind == "round":
+        return choices.pop(0) if choices else "p"
+    return answers.pop(0).text if kind == "ask" else ""
 
 
 def _kind(wording: str) -> str:
@@ -241,12 +245,20 @@ def stand_in_run(case: Case) -> GameRun:
                       f"{case.outcome.get('message', '')}".rstrip()
         run.transcript = printed
         return run
-    start = 0
+    start, typed = 0, [answer.text for answer in case.subject.answers]
+    points = [one.points for one in case.subject.rounds]
     for kind, offset in value.get("log", []):
         if kind == "answered":
             start = offset
             continue
-        run.events.append((kind, printed[start:offset]))
+        text = printed[start:offset]
+        if kind == "ask":
+            text += f"«{typed.pop(0)}»\n" if typed else "\n"
+        elif points:
+            text += f"[the stand-in play_round() returned {points.pop(0):+d}]\n"
+        else:
+            text += "[play_round() was called once more; the grader stopped the game]\n"
+        run.events.append((kind, text))
         start = offset
     answers = len(case.subject.answers)
     asked = sum(1 for kind, _ in run.events if kind == "ask")
@@ -256,7 +268,7 @@ def stand_in_run(case: Case) -> GameRun:
     run.ended = bool(value.get("ended")) and asked == answers
     if not run.ended:
         run.problem = value.get("error") or "main() ended before the last answer"
-    run.transcript = printed
+    run.transcript = "".join(text for _, text in run.events) + run.tail
     return run
 
 
@@ -285,12 +297,14 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
         previous = plan.answers[answered - 1].text if answered else ""
         requirements.append(_judge_answer(plan, run, answer, previous, rounds, segment, totals))
         segment, answered = "", answered + 1
-    for answer in plan.answers[answered:]:
-        requirements.append(Requirement(False, f"The game ended before the grader could answer "
-                                               f"{answer.text!r}: {run.problem or 'it stopped'}",
-                                        plan.describe(), None, run.transcript))
-    requirements += _judge_end(plan, run, totals[-1])
-    return requirements
+    unanswered = [answer.text for answer in plan.answers[answered:]]
+    if unanswered:
+        requirements.append(Requirement(
+            False, f"The game ended before the grader could type {', '.join(map(repr, unanswered))}"
+                   f": {run.problem or 'it stopped'}", plan.describe(), None, run.transcript))
+        # The rest (the stop and the final total included) count, but are said once.
+        return requirements + [Requirement(False) for _ in range(len(unanswered) + 1)]
+    return requirements + _judge_end(plan, run, totals[-1])
 
 
 def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requirement:

@@ -96,7 +96,7 @@ class Dice:
             print(" ".join(die.rows[line] for die in self.diceInSet))
         width = len(Die.TOP)
         numbers = (str(n).center(width) for n in range(1, len(self.diceInSet) + 1))
-        print(" ".join(numbers))
+        print(" ".join(numbers).rstrip())
 
     def _checkPosition(self, pos):
         """Raise ValueError unless pos is the position of a die in the hand."""

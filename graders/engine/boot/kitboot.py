@@ -251,9 +251,11 @@ def _describe(value):
         return value
     if isinstance(value, str):
         return value[:40]
-    name = getattr(value, "name", None)
+    name = value.get("name") if isinstance(value, dict) else getattr(value, "name", None)
     if isinstance(name, str):
         return {"name": name[:40]}
+    if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
+        return {"name": value[0][:40]}          # e.g. ["Mo", 10]: a name and chips
     return {"type": type(value).__name__}
 
 
@@ -265,7 +267,11 @@ def _short_strings(mapping, prefix=""):
         if isinstance(value, str):
             if 0 < len(value) <= 30 and "\n" not in value:
                 found.append([prefix + key, value])
-        elif not isinstance(value, (int, float, list, dict, tuple, set, type)):
+        elif isinstance(value, dict):
+            name = value.get("name") if len(value) < 40 else None
+            if isinstance(name, str) and 0 < len(name) <= 30:
+                found.append([prefix + key + "['name']", name])
+        elif not isinstance(value, (int, float, list, tuple, set, type)):
             name = getattr(value, "name", None) if not callable(value) else None
             if isinstance(name, str) and 0 < len(name) <= 30:
                 found.append([prefix + key + ".name", name])

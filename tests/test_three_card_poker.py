@@ -1,0 +1,161 @@
+"""Tests of the Three-card Poker grader.
+
+The reference and every correct solution get full marks; each mutant loses exactly the item its
+manifest names and keeps every other automatic item; broken files (a syntax error, an error at
+import, an endless loop in has_pair) are graded without crashing the grader. All submissions
+are graded in one ``plugin.run`` call (about 30 s); the CLI is run once for its exit status.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from graders.engine import plugin, submissions
+from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.three_card_poker import game, rounds, rules, style, verdicts
+
+FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
+GRADER = KIT_ROOT / "graders" / "three_card_poker"
+RUBRIC = Rubric.load("three_card_poker")
+MANIFEST = tomllib.loads((FIXTURES / "mutants" / "manifest.toml").read_text())
+CORRECT = sorted(p.name for p in (FIXTURES / "correct").iterdir() if p.is_dir())
+BROKEN = ("syntax_error", "import_raises", "has_pair_hangs")
+AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
+
+
+def _folders() -> dict[str, Path]:
+    folders = {"reference": KIT_ROOT / "reference" / "three_card_poker"}
+    folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
+    folders.update({f"mutant-{name}": FIXTURES / "mutants" / name for name in MANIFEST})
+    folders.update({f"broken-{name}": FIXTURES / "broken" / name for name in BROKEN})
+    return folders
+
+
+@pytest.fixture(scope="module")
+def graded():
+    """Every fixture graded in one run: student name -> {item id: verdict}."""
+    found = [submissions.from_path(path, RUBRIC.main_file, name)
+             for name, path in _folders().items()]
+    reports = plugin.run(RUBRIC, found, GRADER)
+    return {report.student: {v.item.id: v for v in report.verdicts} for report in reports}
+
+
+def _output(verdict) -> str:
+    parts = []
+    for check in verdict.checks:
+        for detail in check.details:
+            parts += [detail["message"], str(detail["expected"]), str(detail["actual"])]
+        parts += check.notes
+    return "\n".join(parts)
+
+
+def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
+    return {item: verdicts_by_item[item].score for item in items
+            if not verdicts_by_item[item].passed}
+
+
+# ----------------------------------------------------------------------------- the kit's rules
+def test_rules_agree_with_the_handout_examples():
+    scores = {(12, 7, 5): 3189, (13, 9, 2): 3474, (13, 4, 4): 19780, (9, 9, 2): 39314,
+              (14, 14, 13): 61165, (4, 3, 2): 62514, (14, 13, 12): 65244, (2, 2, 2): 66082,
+              (7, 4, 4): 18244, (11, 10, 9): 64425, (3, 3, 3): 66355}
+    for hand, score in scores.items():
+        assert rules.score_hand(list(hand)) == score, hand
+    assert rules.hand_to_string([14, 9, 4]) == "A 9 4"
+    assert rules.hand_to_string([4, 10, 14]) == "4 X A"
+    assert not rules.has_straight([14, 2, 3]) and not rules.has_straight([13, 14, 2])
+    assert rules.has_straight([8, 9, 7]) and not rules.has_pair([8, 8, 8])
+    assert rules.dealer_plays([12, 7, 5]) and rules.dealer_plays([7, 7, 2])
+    assert not rules.dealer_plays([11, 9, 4])
+    assert len(rules.ordered_hands()) == 13 ** 3 and len(rules.sorted_hands()) == 455
+
+
+def test_scenarios_reach_every_branch_of_a_round():
+    points = [scenario.points for scenario in rounds.SCENARIOS]
+    assert set(points) == {-10, 10, 20, -20}
+    assert any(sorted(s.player) == sorted(s.dealer or ()) for s in rounds.SCENARIOS)
+    for plan in game.PLANS:
+        assert len(set(plan.totals())) == len(plan.totals()), plan.name
+    assert game.last_total("Total: 10\nRound: +20, total now -20.") == -20
+
+
+def test_a_wrong_case_never_earns_full_marks():
+    assert verdicts.share(2197, 2197) == 1.0
+    assert verdicts.share(2196, 2197) == 0.9
+    assert verdicts.share(1, 3) == 0.3
+    assert verdicts.share(0, 5) == 0.0
+
+
+def test_the_graders_own_lines_fit_in_100_columns():
+    for path in sorted(GRADER.glob("*.py")) + [Path(__file__)]:
+        lines = path.read_text().splitlines(keepends=True)
+        assert style.long_lines(lines) == [], path.name
+
+
+# ----------------------------------------------------------------------------- grading
+@pytest.mark.parametrize("name", ["reference"] + [f"correct-{n}" for n in CORRECT])
+def test_correct_solutions_get_full_marks(graded, name):
+    assert _not_full(graded[name], AUTOMATIC) == {}
+    assert graded[name]["readability"].score >= 0
+    if name == "reference":
+        assert graded[name]["readability"].passed
+
+
+@pytest.mark.parametrize("mutant", sorted(MANIFEST))
+def test_each_mutant_loses_exactly_its_item(graded, mutant):
+    item = MANIFEST[mutant]["loses"]
+    verdicts_by_item = graded[f"mutant-{mutant}"]
+    assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
+    others = [other for other in AUTOMATIC if other != item]
+    assert _not_full(verdicts_by_item, others) == {}
+
+
+def test_feedback_names_the_smallest_failing_case_and_its_rule(graded):
+    text = _output(graded["mutant-ace_low_straight"]["has_straight"])
+    assert "has_straight([2, 3, 14]) returned True" in text
+    assert "An Ace counts only high in a straight: A 2 3 is not a straight" in text
+    text = _output(graded["mutant-score_base_10"]["score_hand"])
+    assert "score_hand([2, 2, 2]) returned 16222" in text and "66082" in text
+    text = _output(graded["mutant-sort_ascending"]["play_round"])
+    assert "kit's correct" in text
+
+
+def test_main_feedback_shows_the_totals(graded):
+    text = _output(graded["mutant-total_not_accumulated"]["main"])
+    assert "running total must be -10, but the program showed the total 10" in text
+    assert "Total: 10" in text
+
+
+def test_files_that_cannot_be_imported_fail_every_automatic_item(graded):
+    for name, error in (("broken-syntax_error", "SyntaxError"),
+                        ("broken-import_raises", "NameError")):
+        for item in AUTOMATIC:
+            verdict = graded[name][item]
+            assert verdict.score == 0, (name, item)
+            text = _output(verdict)
+            assert "could not be imported" in text and error in text, (name, item)
+
+
+def test_an_endless_loop_fails_only_its_own_item(graded):
+    verdicts_by_item = graded["broken-has_pair_hangs"]
+    assert verdicts_by_item["has_pair"].score == 0
+    assert "has_pair([2, 2, 2]) did not return within 1 s" in _output(verdicts_by_item["has_pair"])
+    others = [item for item in AUTOMATIC if item != "has_pair"]
+    assert _not_full(verdicts_by_item, others) == {}
+
+
+def test_the_command_line_grades_a_broken_file_with_exit_status_0(tmp_path):
+    results = tmp_path / "results.json"
+    command = [sys.executable, "-m", "graders", "grade", "three_card_poker",
+               str(FIXTURES / "broken" / "syntax_error"), "--json", str(results),
+               "--out", str(tmp_path / "reports")]
+    finished = subprocess.run(command, cwd=KIT_ROOT, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0, finished.stderr
+    data = json.loads(results.read_text())
+    assert data["score"] == 0 and data["max_score"] == RUBRIC.max_score
+    assert all("could not" in test["output"] for test in data["tests"])
