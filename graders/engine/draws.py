@@ -39,6 +39,7 @@ class DrawPolicy:
         self.rng = random.Random(seed)
         self.log = None          # the run's event log, set by the harness
         self.enough = False      # set to end the run after this draw (the scenario is done)
+        self.die_style_seen = False   # a randint(1, 6)-like draw has happened in this run
 
     # Subclasses override these two hooks.
     def next_face(self, event: dict) -> int | None:
@@ -59,6 +60,7 @@ class DrawPolicy:
         fn, req = event.get("fn"), event.get("req", {})
         offset = die_offset(fn, req)
         if offset is not None:
+            self.die_style_seen = True
             count = req.get("k", 1) if fn == "choices" else 1
             faces = [self._face(event) for _ in range(count)]
             if fn == "choices":

@@ -276,4 +276,6 @@ class PocoPolicy(DrawPolicy):
             state.rolls = 0
 
     def wants_random_as_die(self, event: dict) -> bool:
-        return False
+        """int(random.random() * 6) + 1 dice: random() counts as a die until the program
+        shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
+        return not self.die_style_seen

@@ -20,7 +20,7 @@ from .runner import Case
 from .verdicts import Requirement
 
 ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
-AGAIN_PROMPT = re.compile(r"another|again|\(y/n\)|continue", re.I)
+AGAIN_PROMPT = re.compile(r"another|again|y/n|continue|keep|more|play", re.I)
 NUMBER = re.compile(r"-?\d+")
 GAME_LIMITS = Limits(wall_seconds=10, idle_seconds=1.5, cpu_seconds=10)
 MAIN_TIMEOUT = 2.0
