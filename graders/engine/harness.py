@@ -287,7 +287,8 @@ class Child:
     def _sync_output(self, expected: int) -> None:
         """Read the terminal until it has delivered what the child wrote before the event."""
         deadline = time.monotonic() + 0.25
-        while self._proc is not None and self.output_bytes < expected and time.monotonic() < deadline:
+        while self._proc is not None and self.output_bytes < expected \
+                and time.monotonic() < deadline:
             ready, _, _ = select.select([self._proc.child_fd], [], [], 0.02)
             if ready and not self._read_output():
                 break

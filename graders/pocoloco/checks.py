@@ -50,8 +50,8 @@ def games(submission, budget, notes) -> dict[str, Reading | None]:
             endings.setdefault((ended.ended_how, problem), []).append(scenario)
     for (how, problem), scenarios in endings.items():
         games = ", ".join(f"'{s.name}' ({s.purpose})" for s in scenarios)
-        notes(f"{how.rstrip('.')}. This happened in {len(scenarios)} of the grader's {len(ALL)} games: "
-              f"{games}.", problem)
+        notes(f"{how.rstrip('.')}. This happened in {len(scenarios)} of the grader's "
+              f"{len(ALL)} games: {games}.", problem)
     return readings
 
 
@@ -356,7 +356,7 @@ def check_winner_and_loser(games, result):
 def check_chip_transfers(games, result):
     reading = _game(games, LONG, result)
     shown, missing = _labels(reading)
-    unrecognised = {l.split(" (")[0] for l in missing}
+    unrecognised = {label.split(" (")[0] for label in missing}
     judged = 0
     for round_ in reading.rounds[:LONG.rounds]:
         index = round_.index
@@ -397,7 +397,7 @@ def check_game_over(games, result):
     if reading.game.transcript.crashed or reading.game.stopped_early:
         result.fail(f"The game did not end properly. {reading.transcript.ended_how}",
                     evidence=reading.excerpt(tail_span))
-    lines = [l for l in tail.split("\n") if HUMAN in l and WIN_WORDS.search(l)]
+    lines = [line for line in tail.split("\n") if HUMAN in line and WIN_WORDS.search(line)]
     if not lines:
         result.fail(f"{HUMAN} reached 0 chips in Round {last.index + 1}, but the grader found "
                     f"no line naming {HUMAN} as the winner.", evidence=reading.excerpt(tail_span))
@@ -475,7 +475,7 @@ def check_interface(games, submission, result):
     score = 3.0
     roll_prompts = [d for d in reading.game.decisions if d.kind == "roll"]
     unclear = [d.wording for d in roll_prompts if not re.search(r"[(\[]|\bor\b|/", d.wording)]
-    long_lines = [l for l in reading.text.split("\n") if len(l) > 100]
+    long_lines = [line for line in reading.text.split("\n") if len(line) > 100]
     rejected = sum(1 for d in reading.game.decisions if d.kind == "other")
     texts = " | ".join(static.calls_to_print_and_input(submission.main))
     doubled = re.findall(r"\b([A-Za-z]{2,}) \1\b", texts)

@@ -111,8 +111,8 @@ class Reading:
     def after(self, index: int) -> tuple[int, int]:
         current = self.round(index)
         following = self.round(index + 1)
-        return (current.end if current else 0), (following.start if following else
-                                                   len(self.text))
+        end = following.start if following else len(self.text)
+        return (current.end if current else 0), end
 
     def slice(self, span: tuple[int, int]) -> str:
         return self.text[span[0]:span[1]]
@@ -152,8 +152,8 @@ class Reading:
         for line in text.split("\n"):
             if re.search(r"\bwin|\bwinner|\bwon\b|highest|best", line, re.I) and \
                     not re.search(r"game", line, re.I):
-                named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) +
-                                                              r"(?!\w)", line)]
+                named = [n for n in self.names
+                         if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", line)]
                 if len(named) == 1:
                     return named[0]
         return None

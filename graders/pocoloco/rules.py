@@ -48,7 +48,8 @@ def describe(roll) -> str:
     shown = " ".join(str(f) for f in roll)
     if kind == "points":
         return f"{shown} ({points(roll)} points)"
-    return f"{shown} ({'three ' + str(roll[0]) + 's' if kind == 'triple' else CATEGORY_NAMES[kind]})"
+    name = f"three {roll[0]}s" if kind == "triple" else CATEGORY_NAMES[kind]
+    return f"{shown} ({name})"
 
 
 def highest_and_lowest(final_rolls: dict[str, list[int]]) -> tuple[set[str], set[str]]:

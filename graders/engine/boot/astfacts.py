@@ -24,7 +24,8 @@ def facts(path):
     with open(path, encoding="utf-8", errors="replace") as handle:
         source = handle.read()
     lines = source.splitlines()
-    result = {"code_lines": sum(1 for l in lines if l.strip() and not l.strip().startswith("#")),
+    result = {"code_lines": sum(1 for line in lines
+                                        if line.strip() and not line.strip().startswith("#")),
               "comment_lines": 0, "functions": [], "function_lines": {}, "docstrings": 0,
               "names": [], "classes": [], "strings": [], "parse_error": None}
     try:
@@ -32,7 +33,7 @@ def facts(path):
             if token.type == tokenize.COMMENT:
                 result["comment_lines"] += 1
     except (tokenize.TokenError, SyntaxError):
-        result["comment_lines"] = sum(1 for l in lines if l.strip().startswith("#"))
+        result["comment_lines"] = sum(1 for line in lines if line.strip().startswith("#"))
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:

@@ -453,7 +453,8 @@ _BLOCKED = {"subprocess.Popen": "starting other programs", "os.exec": "starting 
             "socket.connect": "network access", "socket.bind": "network access",
             "socket.getaddrinfo": "network access", "ctypes.dlopen": "loading C libraries",
             "ctypes.dlsym": "loading C libraries", "ctypes.cdata": "raw memory access",
-            "os.setuid": "changing user", "resource.setrlimit": "changing limits", "os.chroot": "changing root"}
+            "os.setuid": "changing user", "resource.setrlimit": "changing limits",
+            "os.chroot": "changing root"}
 _PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
                 "os.truncate", "os.link", "os.symlink", "os.utime", "shutil.rmtree",
                 "shutil.copyfile", "shutil.move"}
@@ -536,7 +537,7 @@ def run_program():
         compile(tree, target, "exec")
     except SyntaxError as err:
         message = "%s: %s (%s, line %s)" % (type(err).__name__, err.msg,
-                                             os.path.basename(target), err.lineno)
+                                            os.path.basename(target), err.lineno)
         text = (err.text or "").rstrip()
         sys.stderr.write(message + ("\n    " + text if text else "") + "\n")
         send("exit", status="syntax-error", code=1, error=message, line=err.lineno)

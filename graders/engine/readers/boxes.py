@@ -38,7 +38,7 @@ def box_around(lines: list[str], index: int) -> Box | None:
     """The box whose text line is ``lines[index]``, or None if it is not boxed at all."""
     if index == 0 or index + 1 >= len(lines):
         return None
-    top, middle, bottom = lines[index - 1].rstrip(), lines[index].rstrip(), lines[index + 1].rstrip()
+    top, middle, bottom = (line.rstrip() for line in lines[index - 1:index + 2])
     body = middle.strip()
     if not (_is_border(top) and _is_border(bottom)) or len(body) < 3:
         return None
