@@ -24,8 +24,8 @@ def facts(path):
     with open(path, encoding="utf-8", errors="replace") as handle:
         source = handle.read()
     lines = source.splitlines()
-    result = {"code_lines": sum(1 for line in lines
-                                        if line.strip() and not line.strip().startswith("#")),
+    code = [line for line in lines if line.strip() and not line.strip().startswith("#")]
+    result = {"code_lines": len(code),
               "comment_lines": 0, "functions": [], "function_lines": {}, "docstrings": 0,
               "names": [], "classes": [], "strings": [], "parse_error": None}
     try:
