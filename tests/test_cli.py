@@ -71,3 +71,10 @@ def test_grade_all_writes_class_reports(tmp_path):
     assert len(rows) == 1 + len(list((KIT_ROOT / "demo_submissions/pocoloco").iterdir()))
     review = (folder / "needs_review.md").read_text()
     assert "brownsam" in review and "taylorchris" in review
+
+
+def test_student_self_check_runs_public_items_only():
+    done = _cli("check", "pocoloco", "student_template/pocoloco/a5.py")
+    assert done.returncode == 0, done.stderr
+    assert "self-check" in done.stdout
+    assert "setup" in done.stdout and "chips" not in done.stdout

@@ -69,7 +69,12 @@ class KitPlugin:
 
     def pytest_collection_modifyitems(self, config, items):
         if self.public_only:
-            items[:] = [i for i in items if i.get_closest_marker("public")]
+            public = {item.id for item in self.the_rubric.items if item.public}
+
+            def wanted(node):
+                marker = node.get_closest_marker("item")
+                return node.get_closest_marker("public") or (marker and marker.args[0] in public)
+            items[:] = [i for i in items if wanted(i)]
 
     @pytest.fixture
     def result(self, request) -> CheckResult:

@@ -27,6 +27,7 @@ PLAY_ROUND_HANGS = "was not played in a terminal, because play_round() already h
 # ----------------------------------------------------------------------------- fixtures
 @pytest.fixture(scope="session")
 def evidence(submission, notes):
+    """Every function call of the grade, run once per submission (see evidence.py)."""
     found = gathering.collect(submission)
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
@@ -60,6 +61,7 @@ def require(result, evidence, function: str) -> None:
 
 
 def import_message(error: str) -> str:
+    """Why nothing could be tested, with a hint for the usual causes."""
     text = "Your file could not be imported, so none of its functions could be called. "
     if "EOFError" in error or "no more answers" in error:
         return text + ("It asks for input while it is being imported: keep the call to main() "
@@ -72,6 +74,7 @@ def import_message(error: str) -> str:
 
 
 def grade_function(result, evidence, function: str) -> None:
+    """Score a function on its whole domain, with the kit's helpers when that does better."""
     require(result, evidence, function)
     own, kit = evidence.judge_function(function)
     verdict = functions.better(own, kit)
@@ -85,6 +88,7 @@ def grade_function(result, evidence, function: str) -> None:
 
 
 def helper_note(function: str, own: float, kit: float | None, used_kit: bool) -> str:
+    """Which helpers the function was judged with, and why."""
     helpers = HELPER_NAMES[function]
     if used_kit:
         return (f"{function} was judged with the kit's correct {helpers} patched in: with "
@@ -98,8 +102,8 @@ def helper_note(function: str, own: float, kit: float | None, used_kit: bool) ->
 
 def report_requirements(result, fraction: float, requirements: list[Requirement]) -> None:
     """Record the first few failed requirements as details; one transcript per run."""
-    failed = [r for r in requirements if not r.ok]
-    said = [r for r in failed if r.message]
+    failed = [requirement for requirement in requirements if not requirement.ok]
+    said = [requirement for requirement in failed if requirement.message]
     shown_evidence: set[str] = set()
     for number, requirement in enumerate(said[:SHOWN_PROBLEMS]):
         evidence = requirement.evidence
@@ -120,43 +124,51 @@ def report_requirements(result, fraction: float, requirements: list[Requirement]
 @pytest.mark.public
 @pytest.mark.item("hand_to_string")
 def check_hand_to_string(result, evidence):
+    """hand_to_string on all 2197 hands."""
     grade_function(result, evidence, "hand_to_string")
 
 
 @pytest.mark.public
 @pytest.mark.item("sort_hand")
 def check_sort_hand(result, evidence):
+    """sort_hand on all 2197 hands: a new list, high to low, argument unchanged."""
     grade_function(result, evidence, "sort_hand")
 
 
 @pytest.mark.public
 @pytest.mark.item("has_pair")
 def check_has_pair(result, evidence):
+    """has_pair on all 2197 hands."""
     grade_function(result, evidence, "has_pair")
 
 
 @pytest.mark.item("has_straight")
 def check_has_straight(result, evidence):
+    """has_straight on all 2197 hands."""
     grade_function(result, evidence, "has_straight")
 
 
 @pytest.mark.item("has_triple")
 def check_has_triple(result, evidence):
+    """has_triple on all 2197 hands."""
     grade_function(result, evidence, "has_triple")
 
 
 @pytest.mark.item("score_hand")
 def check_score_hand(result, evidence):
+    """score_hand on all 455 sorted hands."""
     grade_function(result, evidence, "score_hand")
 
 
 @pytest.mark.item("dealer_plays")
 def check_dealer_plays(result, evidence):
+    """dealer_plays on all 2197 hands."""
     grade_function(result, evidence, "dealer_plays")
 
 
 @pytest.mark.item("play_round")
 def check_play_round(result, evidence):
+    """play_round in every scenario: the points returned and the hands shown."""
     require(result, evidence, "play_round")
     own, kit = evidence.judge_rounds()
     verdict = own if kit is None or own.fraction >= kit.fraction else kit
@@ -172,6 +184,7 @@ def check_play_round(result, evidence):
 
 @pytest.mark.item("main")
 def check_main(result, evidence, games):
+    """main over two games: in a terminal, or with a stand-in play_round if that does better."""
     require(result, evidence, "main")
     terminal = [req for plan, run in zip(game.PLANS, games) for req in game.judge(plan, run)]
     stand_in = [req for case in evidence.cases.get("main/stand-in", [])
@@ -190,10 +203,12 @@ def check_main(result, evidence, games):
 
 
 def _fraction(requirements: list[Requirement]) -> float:
-    return share(sum(r.ok for r in requirements), len(requirements))
+    """The share of an item earned by a list of requirements."""
+    return share(sum(requirement.ok for requirement in requirements), len(requirements))
 
 
 def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str) -> str:
+    """The games played, and which way main was judged."""
     games_played = "\n".join(f"- Game {number}: {plan.describe()}"
                              for number, plan in enumerate(game.PLANS, 1))
     text = f"The grader played these games with loaded cards:\n{games_played}\n\n"
@@ -212,9 +227,11 @@ def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str)
 @pytest.mark.public
 @pytest.mark.item("readability")
 def check_readability(result, submission):
+    """Line length, docstrings and names, measured from the file (a TA confirms)."""
     facts = style.measure(submission.main)
     result.measure("lines longer than 100 characters", len(facts.long_lines))
-    result.measure("longest line", max((n for _, n in facts.long_lines), default=0) or "<= 100")
+    longest = max((length for _, length in facts.long_lines), default=0)
+    result.measure("longest line", longest or "<= 100")
     result.measure("functions", len(facts.functions))
     result.measure("functions without a docstring", ", ".join(facts.undocumented) or "none")
     result.measure("one-letter names", ", ".join(facts.short_names) or "none")

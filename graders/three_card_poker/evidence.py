@@ -17,12 +17,15 @@ WITH_HELPERS = ("score_hand", "dealer_plays")
 
 @dataclass
 class Evidence:
+    """The outcomes of all calls of one submission, by group."""
+
     import_error: str | None = None
     available: dict[str, bool] = field(default_factory=dict)
     cases: dict[str, list[Case]] = field(default_factory=dict)      # group -> cases
     restarts: int = 0
 
     def add(self, cases: list[Case]) -> None:
+        """File the cases under their groups."""
         for case in cases:
             self.cases.setdefault(case.group, []).append(case)
 
@@ -35,6 +38,7 @@ class Evidence:
         return own, kit
 
     def judge_rounds(self) -> tuple[rounds.RoundJudgement, rounds.RoundJudgement | None]:
+        """play_round with the student's helpers, and with the kit's (if that was run)."""
         own = rounds.judge(self.cases.get("play_round", []))
         kit_cases = self.cases.get("play_round/kit")
         return own, (rounds.judge(kit_cases, kit_helpers=True) if kit_cases else None)
@@ -63,6 +67,7 @@ def collect(submission) -> Evidence:
 
 
 def first_batch(available: dict[str, bool]) -> list[Case]:
+    """Every call with the student's own helpers, for the functions the module defines."""
     cases: list[Case] = []
     for function in functions.ORDERED_FUNCTIONS + ("score_hand",):
         if available.get(function):

@@ -23,6 +23,7 @@ def kind_of(hand: list[int]) -> str:
 
 
 def why_hand_to_string(hand: list[int], returned: object) -> str:
+    """The display rule the returned text breaks (spacing, order, the X for 10)."""
     expected = rules.hand_to_string(hand)
     if isinstance(returned, str):
         if "10" in returned and 10 in hand:
@@ -38,6 +39,7 @@ def why_hand_to_string(hand: list[int], returned: object) -> str:
 
 
 def why_sort_hand(problem: str) -> str:
+    """The sort_hand rule for a kind of problem: none, changed, same, type or order."""
     return {
         "none": "sort_hand must return the sorted list. list.sort() sorts in place and returns "
                 "None; sorted(hand, reverse=True) returns a new list.",
@@ -49,6 +51,7 @@ def why_sort_hand(problem: str) -> str:
 
 
 def why_has_pair(hand: list[int]) -> str:
+    """Why the hand is or is not a pair."""
     if rules.has_triple(hand):
         return "A triple is not a pair: has_pair is True only when exactly two cards match."
     if rules.has_pair(hand):
@@ -57,6 +60,7 @@ def why_has_pair(hand: list[int]) -> str:
 
 
 def why_has_straight(hand: list[int]) -> str:
+    """Why the hand is or is not a straight (the Ace cases first)."""
     ranks = set(hand)
     if ranks == {14, 2, 3}:
         return "An Ace counts only high in a straight: A 2 3 is not a straight."
@@ -70,6 +74,7 @@ def why_has_straight(hand: list[int]) -> str:
 
 
 def why_has_triple(hand: list[int]) -> str:
+    """Why the hand is or is not a triple."""
     if rules.has_triple(hand):
         return "All three cards have the same rank: that is a triple."
     if rules.has_pair(hand):
@@ -78,6 +83,7 @@ def why_has_triple(hand: list[int]) -> str:
 
 
 def why_score_hand(hand: list[int]) -> str:
+    """The feature value rule for the hand's kind."""
     feature = rules.feature_value(hand)
     if feature == rules.TRIPLE_FEATURE:
         return "A triple has the feature value 16."
@@ -97,6 +103,7 @@ def score_sum(hand: list[int]) -> str:
 
 
 def why_dealer_plays(hand: list[int]) -> str:
+    """Why the dealer plays or folds this hand."""
     if rules.feature_value(hand):
         return ("The dealer plays every hand with a feature (pair, straight or triple), even "
                 "without a Queen: 7 7 2 is played.")

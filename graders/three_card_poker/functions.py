@@ -59,10 +59,12 @@ class Judgement:
 
     @property
     def right(self) -> int:
+        """How many hands were right."""
         return self.total - len(self.wrong)
 
     @property
     def fraction(self) -> float:
+        """The share of the item: none after a hang, never full with a wrong hand."""
         return 0.0 if self.hang else share(self.right, self.total)
 
 
@@ -85,6 +87,7 @@ def judge(function: str, cases: list[Case], kit_helpers: bool = False) -> Judgem
 
 
 def spelled(function: str, hand: list[int]) -> str:
+    """The call as Python, e.g. has_pair([2, 2, 5])."""
     return f"{function}({list(hand)!r})"
 
 
@@ -121,6 +124,7 @@ def _same(value: object, expected: object) -> bool:
 
 
 def _check_sort(hand: list[int], value: dict, call: str, expected: list[int]) -> Wrong | None:
+    """A new list, high to low, with the argument left as it was."""
     returned = value.get("returned")
     if value.get("kind") == "NoneType":
         problem = "none"
@@ -179,7 +183,7 @@ def report(verdict: Judgement, points_word: str = "marks") -> dict:
     if len(groups) > 1:
         lines += ["", "The wrong hands by rule (with the smallest example of each):"]
         for rule, count in groups.most_common(EXAMPLES):
-            example = next(w for w in verdict.wrong if w.rule == rule)
+            example = next(wrong for wrong in verdict.wrong if wrong.rule == rule)
             lines.append(f"- {count} hand{'s' if count > 1 else ''}: {rule} "
                          f"E.g. {example.call} {example.got}; expected {example.expected}.")
         if len(groups) > EXAMPLES:
