@@ -23,12 +23,13 @@ FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
 GRADER = KIT_ROOT / "graders" / "three_card_poker"
 RUBRIC = Rubric.load("three_card_poker")
 MANIFEST = tomllib.loads((FIXTURES / "mutants" / "manifest.toml").read_text())
-CORRECT = sorted(p.name for p in (FIXTURES / "correct").iterdir() if p.is_dir())
+CORRECT = sorted(folder.name for folder in (FIXTURES / "correct").iterdir() if folder.is_dir())
 BROKEN = ("syntax_error", "import_raises", "has_pair_hangs")
 AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
 
 
 def _folders() -> dict[str, Path]:
+    """Every submission to grade: student name -> folder."""
     folders = {"reference": KIT_ROOT / "reference" / "three_card_poker"}
     folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
     folders.update({f"mutant-{name}": FIXTURES / "mutants" / name for name in MANIFEST})
@@ -42,10 +43,12 @@ def graded():
     found = [submissions.from_path(path, RUBRIC.main_file, name)
              for name, path in _folders().items()]
     reports = plugin.run(RUBRIC, found, GRADER)
-    return {report.student: {v.item.id: v for v in report.verdicts} for report in reports}
+    return {report.student: {verdict.item.id: verdict for verdict in report.verdicts}
+            for report in reports}
 
 
 def _output(verdict) -> str:
+    """All the text a student sees for one item."""
     parts = []
     for check in verdict.checks:
         for detail in check.details:
@@ -55,6 +58,7 @@ def _output(verdict) -> str:
 
 
 def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
+    """The items (of those given) without full marks, with their scores."""
     return {item: verdicts_by_item[item].score for item in items
             if not verdicts_by_item[item].passed}
 
@@ -78,7 +82,8 @@ def test_rules_agree_with_the_handout_examples():
 def test_scenarios_reach_every_branch_of_a_round():
     points = [scenario.points for scenario in rounds.SCENARIOS]
     assert set(points) == {-10, 10, 20, -20}
-    assert any(sorted(s.player) == sorted(s.dealer or ()) for s in rounds.SCENARIOS)
+    assert any(sorted(scenario.player) == sorted(scenario.dealer or ())
+               for scenario in rounds.SCENARIOS)
     for plan in game.PLANS:
         assert len(set(plan.totals())) == len(plan.totals()), plan.name
     assert game.last_total("Total: 10\nRound: +20, total now -20.") == -20
@@ -98,7 +103,7 @@ def test_the_graders_own_lines_fit_in_100_columns():
 
 
 # ----------------------------------------------------------------------------- grading
-@pytest.mark.parametrize("name", ["reference"] + [f"correct-{n}" for n in CORRECT])
+@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
 def test_correct_solutions_get_full_marks(graded, name):
     assert _not_full(graded[name], AUTOMATIC) == {}
     assert graded[name]["readability"].score >= 0

@@ -84,7 +84,7 @@ class Child:
                  limits: Limits | None = None, args: list[str] | None = None,
                  mode: str = "program", deny: list[Path] | None = None,
                  python: str | None = None, module: str = "submission",
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, paths: list[Path] | None = None):
         self.target = Path(target)
         self.workdir = Path(workdir)
         self.policy = policy or DrawPolicy()
@@ -95,6 +95,7 @@ class Child:
         self.deny = [str(p) for p in (deny or [])] + [str(KIT_ROOT)]
         self.python = python or pythons.student_python()
         self.extra_env = dict(env or {})
+        self.paths = [str(p) for p in (paths or [])]   # importable and readable (e.g. pytest)
         self.log: list[Event] = []
         self.policy.log = self.log
         self.outcome: dict = {}          # the child's exit event, or the limit that stopped it
@@ -117,6 +118,7 @@ class Child:
         config = {"event_fd": events_w, "reply_fd": replies_r, "workdir": str(self.workdir),
                   "target": str(self.target), "deny": self.deny, "args": self.args,
                   "mode": self.mode, "module": self.module, "seed": self.policy.seed,
+                  "paths": self.paths,
                   "limits": {"cpu": self.limits.cpu_seconds, "memory_mb": self.limits.memory_mb,
                              "file_bytes": self.limits.file_bytes}}
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir),

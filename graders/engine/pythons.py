@@ -64,3 +64,18 @@ def describe() -> str:
     exe = student_python()
     version = _version(exe)
     return f"Python {version[0]}.{version[1]} ({exe})" if version else exe
+
+
+def pure_python_packages(*names: str) -> list[str]:
+    """Folders holding pure-Python packages installed for the kit (e.g. pytest), to put on a
+    student program's path when the student Python does not have them."""
+    import importlib.util
+    folders = []
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec and spec.origin:
+            origin = Path(spec.origin)
+            root = origin.parent.parent if origin.name == "__init__.py" else origin.parent
+            if str(root) not in folders:
+                folders.append(str(root))
+    return folders

@@ -51,9 +51,9 @@ class Session:
     @classmethod
     def start(cls, target: Path, workdir: Path, policy: DrawPolicy | None = None,
               limits: Limits | None = None, args: list[str] | None = None,
-              deny: list[Path] | None = None) -> "Session":
+              deny: list[Path] | None = None, paths: list[Path] | None = None) -> "Session":
         child = Child(target, workdir=workdir, policy=policy, limits=limits, args=args,
-                      deny=deny)
+                      deny=deny, paths=paths)
         return cls(child.start())
 
     # ------------------------------------------------------------------

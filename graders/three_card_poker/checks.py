@@ -193,7 +193,7 @@ def check_main(result, evidence, games):
     played = all(run.played for run in games)
     way = "terminal" if played and scores["terminal"] >= scores["stand-in"] else "stand-in"
     chosen = terminal if way == "terminal" else stand_in
-    why = next((r.message for r in terminal if not r.ok), "")
+    why = next((requirement.message for requirement in terminal if not requirement.ok), "")
     result.note(main_note(way, scores, None if played else games[0].problem, why))
     if scores[way] < 1:
         report_requirements(result, scores[way], chosen)

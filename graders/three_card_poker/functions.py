@@ -179,7 +179,7 @@ def report(verdict: Judgement, points_word: str = "marks") -> dict:
              f"The smallest wrong hand: {first.call} {first.got}, but the right answer "
              f"is {first.expected}.",
              f"Why: {first.rule} {first.detail}".rstrip()]
-    groups = Counter(w.rule for w in verdict.wrong)
+    groups = Counter(wrong.rule for wrong in verdict.wrong)
     if len(groups) > 1:
         lines += ["", "The wrong hands by rule (with the smallest example of each):"]
         for rule, count in groups.most_common(EXAMPLES):

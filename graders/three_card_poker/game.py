@@ -35,14 +35,17 @@ class Round:
 
     @property
     def points(self) -> int:
+        """The points the kit's rules give this round."""
         return rules.round_points(list(self.player), self.choice,
                                   list(self.dealer) if self.dealer else None)
 
     @property
     def ranks(self) -> list[int]:
+        """The ranks deal() draws in this round, in order."""
         return list(self.player) + (list(self.dealer) if self.dealer else [])
 
     def story(self) -> str:
+        """The round in a few words, e.g. 'your hand A 9 4, dealer J 9 4: +10'."""
         player = explain.shown(rules.sort_hand(list(self.player)))
         if self.choice == "f":
             return f"your hand {player}, you fold: {self.points:+d}"
@@ -66,10 +69,12 @@ class Plan:
 
     @property
     def ranks(self) -> list[int]:
+        """Every rank of the game, in the order deal() draws them."""
         return [rank for one in self.rounds for rank in one.ranks]
 
     @property
     def choices(self) -> list[str]:
+        """The answers to 'Play or fold?', one per round."""
         return [one.choice for one in self.rounds]
 
     def totals(self) -> list[int]:
@@ -81,7 +86,8 @@ class Plan:
         return totals
 
     def describe(self) -> str:
-        rounds = "; ".join(f"round {n}: {one.story()}" for n, one in
+        """The game for the feedback: each round's cards and points, then the answers."""
+        rounds = "; ".join(f"round {number}: {one.story()}" for number, one in
                            enumerate(self.rounds, 1))
         typed = ", ".join(repr(answer.text) for answer in self.answers)
         return f"{rounds}. Answers to 'Play another round?': {typed}."
@@ -121,10 +127,12 @@ class LoadedDeck(DrawPolicy):
     """Answers deal()'s random.randint(2, 14) draws with scripted ranks, in order."""
 
     def __init__(self, ranks: list[int], seed: int = 1):
+        """ranks: the cards to deal, in order; later draws come from the seeded generator."""
         super().__init__(seed)
         self.ranks = list(ranks)
 
     def answer(self, event: dict) -> tuple[object, list[int]]:
+        """The next scripted rank for a rank draw, else the usual answer."""
         fn, req = event.get("fn"), event.get("req", {})
         if self.ranks and _rank_draw(fn, req):
             rank = self.ranks.pop(0)
@@ -182,6 +190,7 @@ def _typed(kind: str, choices: list[str], answers: list[Answer]) -> str:
 
 
 def _kind(wording: str) -> str:
+    """'round' for 'Play or fold?', 'ask' for 'Play another round?', else 'other'."""
     if ROUND_PROMPT.search(wording):
         return "round"
     return "ask" if AGAIN_PROMPT.search(wording) else "other"
@@ -262,7 +271,8 @@ def stand_in_run(case: Case) -> GameRun:
         start = offset
     answers = len(case.subject.answers)
     asked = sum(1 for kind, _ in run.events if kind == "ask")
-    last_answer = [o for kind, o in value.get("log", []) if kind == "answered"][answers - 1:]
+    last_answer = [offset for kind, offset in value.get("log", [])
+                   if kind == "answered"][answers - 1:]
     run.tail = printed[last_answer[0]:] if last_answer else ""
     run.went_on = asked > answers or (value.get("error") or "").startswith("RuntimeError")
     run.ended = bool(value.get("ended")) and asked == answers
@@ -308,6 +318,7 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
 
 
 def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requirement:
+    """At one 'Play another round?': the running total, or that the question came again."""
     if answer.asked_again:
         if rounds == _rounds_before(plan, answer):
             return Requirement(True)
@@ -341,6 +352,7 @@ def _rounds_before(plan: Plan, answer: Answer) -> int:
 
 
 def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
+    """After the last answer: the game stops, and the final total is right."""
     last = plan.answers[-1].text
     ending = f"after {last!r}: a line with the final total ({final}), then the program ends"
     if run.went_on:

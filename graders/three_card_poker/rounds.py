@@ -27,17 +27,21 @@ class Scenario:
 
     @property
     def hands(self) -> list[list[int]]:
+        """The hands deal() returns, in order (no dealer hand when the player folds)."""
         return [list(self.player)] + ([list(self.dealer)] if self.dealer else [])
 
     @property
     def points(self) -> int:
+        """The points the kit's rules give this round."""
         dealer = list(self.dealer) if self.dealer else None
         return rules.round_points(list(self.player), self.choice, dealer)
 
     def patch(self) -> dict:
+        """The scripted deal() and get_choice() for the call spec."""
         return {"deal": self.hands, "get_choice": [self.choice]}
 
     def spelled(self) -> str:
+        """The call and its loaded cards, in words a student can reproduce."""
         dealt = " then ".join(repr(hand) for hand in self.hands)
         return f"play_round() with deal() returning {dealt} and get_choice() returning " \
                f"{self.choice!r}"
@@ -109,15 +113,19 @@ def cases_for(kit_helpers: bool = False) -> list[Case]:
 
 @dataclass
 class RoundJudgement:
+    """play_round's requirements over all scenarios, and which helpers it was judged with."""
+
     requirements: list[Requirement]
     kit_helpers: bool
 
     @property
     def failed(self) -> list[Requirement]:
-        return [r for r in self.requirements if not r.ok]
+        """The requirements that were not met."""
+        return [requirement for requirement in self.requirements if not requirement.ok]
 
     @property
     def fraction(self) -> float:
+        """The share of the item (never full when something failed)."""
         return share(len(self.requirements) - len(self.failed), len(self.requirements))
 
 
@@ -130,6 +138,7 @@ def judge(cases: list[Case], kit_helpers: bool = False) -> RoundJudgement:
 
 
 def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list[Requirement]:
+    """The points returned and the hands shown in one round."""
     printed = outcome.get("stdout", "")
     problem = call_problem(outcome, scenario.spelled(), CALL_TIMEOUT)
     if problem:
@@ -148,6 +157,7 @@ def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list
 
 
 def _points(scenario: Scenario, value: object, printed: str) -> Requirement:
+    """play_round returned the round's points (an int)."""
     if isinstance(value, int) and not isinstance(value, bool) and value == scenario.points:
         return Requirement(True)
     return Requirement(False, f"When {scenario.title}, play_round() must return "
@@ -183,6 +193,7 @@ def _display(scenario: Scenario, shown: list[tuple], printed: str) -> Requiremen
 
 
 def _error_meaning(scenario: Scenario, outcome: dict) -> str | None:
+    """What a scripted function's complaint means for the student, if it was one."""
     message = outcome.get("message", "")
     if "deal() was called more often" in message:
         if scenario.choice == "f":
@@ -197,4 +208,5 @@ def _error_meaning(scenario: Scenario, outcome: dict) -> str | None:
 
 
 def _printed(text: str) -> str:
+    """The call's output, labelled for the feedback."""
     return "play_round printed:\n" + (text.rstrip() or "(nothing)")

@@ -34,10 +34,12 @@ class Case:
 
     @property
     def hung(self) -> bool:
+        """The call did not return in time, or took the process down."""
         return self.outcome.get("error") in ("timeout", "died")
 
     @property
     def skipped(self) -> bool:
+        """The call was not made because an earlier call of its group hung."""
         return self.outcome.get("error") == "skipped"
 
 
@@ -66,6 +68,7 @@ class GroupedCalls(FunctionCalls):
             self._run_chunk(cases[start:start + CHUNK], given_up)
 
     def _run_chunk(self, chunk: list[Case], given_up: set[str]) -> None:
+        """Like FunctionCalls.run, but dropping a group's calls once one of them hangs."""
         pending = _still_wanted(chunk, given_up)
         while pending:
             if self.child is None or not self.child.running:
@@ -103,6 +106,7 @@ def _still_wanted(cases: list[Case], given_up: set[str]) -> list[Case]:
 
 
 def _failed(error: str, message: str) -> dict:
+    """An outcome for a call that could not be made or did not finish."""
     return {"ok": False, "error": error, "message": message, "stdout": "", "spies": {}}
 
 

@@ -19,6 +19,8 @@ NOQA = re.compile(r"no(qa|pep8)", re.I)      # '# noqa' must not hide a long lin
 
 @dataclass
 class StyleFacts:
+    """What was measured in one file."""
+
     long_lines: list[tuple[int, int]] = field(default_factory=list)   # (line, length)
     functions: list[str] = field(default_factory=list)
     undocumented: list[str] = field(default_factory=list)
@@ -27,20 +29,24 @@ class StyleFacts:
 
     @property
     def line_part(self) -> float:
+        """1 without long lines, 0.2 less for each one."""
         return max(0.0, 1 - 0.2 * len(self.long_lines))
 
     @property
     def docstring_part(self) -> float:
+        """The share of functions with a docstring."""
         if not self.functions:
             return 0.0
         return 1 - len(self.undocumented) / len(self.functions)
 
     @property
     def name_part(self) -> float:
+        """1 without one-letter names, 0.25 less for each one."""
         return max(0.0, 1 - 0.25 * len(self.short_names))
 
     @property
     def fraction(self) -> float:
+        """The mean of the three parts (0 when the file cannot be parsed)."""
         if self.parse_error:
             return 0.0
         return round((self.line_part + self.docstring_part + self.name_part) / 3, 2)
@@ -50,10 +56,12 @@ class _Collect(pycodestyle.BaseReport):
     """A pycodestyle report that keeps the line numbers of the errors it counts."""
 
     def __init__(self, options):
+        """A report with no long lines yet."""
         super().__init__(options)
         self.long_line_numbers: list[int] = []
 
     def error(self, line_number, offset, text, check):
+        """Count the error as pycodestyle does, and keep its line number."""
         code = super().error(line_number, offset, text, check)
         if code:
             self.long_line_numbers.append(line_number)
@@ -64,13 +72,14 @@ def long_lines(lines: list[str]) -> list[tuple[int, int]]:
     """(line number, length) of every line pycodestyle finds longer than 100 characters."""
     guide = pycodestyle.StyleGuide(max_line_length=MAX_LINE, select=["E501"], quiet=True)
     report = _Collect(guide.options)
-    checked = [NOQA.sub(lambda m: "n0" + m.group(1), line) for line in lines]
+    checked = [NOQA.sub(lambda found: "n0" + found.group(1), line) for line in lines]
     pycodestyle.Checker("submission.py", lines=checked, options=guide.options,
                         report=report).check_all()
     return [(number, len(lines[number - 1].rstrip("\r\n"))) for number in report.long_line_numbers]
 
 
 def measure(path: Path) -> StyleFacts:
+    """Long lines, functions without docstrings and one-letter names of one file."""
     text = path.read_text(encoding="utf-8", errors="replace")
     facts = StyleFacts(long_lines=long_lines(text.splitlines(keepends=True)))
     try:
