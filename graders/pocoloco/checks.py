@@ -21,6 +21,7 @@ from .play import HUMAN, play
 from .reading import Reading
 from .scenarios import ALL, GAME_OVER, LONG, ROUND_TEN, STRATEGY, TIES
 
+WORKERS = 2                      # scenario runs in parallel (each is its own process)
 TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break", re.I)
 WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
 
@@ -34,7 +35,7 @@ def games(submission, budget, notes) -> dict[str, Reading | None]:
             return scenario.name, None
         return scenario.name, play(submission.files, scenario, budget.left)
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         played = dict(pool.map(run, ALL))
     readings, endings = {}, {}
     for scenario in ALL:
@@ -90,6 +91,10 @@ def check_asks_name_and_chips(games, result):
                     actual=str(start), evidence=reading.excerpt(reading.before(0), 40))
     if HUMAN not in reading.slice(reading.before(0)) + reading.slice((0, len(reading.text))):
         result.fail(f"The name the grader typed ({HUMAN}) never appears in the output.")
+    computers = len(reading.names) - 1
+    if computers != 3 and reading.complete(0):
+        result.partial(0.5, f"The game has {computers} computer players; the handout asks for "
+                            f"three ({', '.join(reading.names[1:])} were found).")
 
 
 @pytest.mark.item("instructions")
@@ -170,7 +175,7 @@ def check_standings_each_round(games, result):
     reading = _game(games, LONG, result)
     missing = []
     for round_ in reading.rounds[:LONG.rounds]:
-        if len(reading.standings_before(round_.index)) < 4:
+        if len(reading.standings_before(round_.index)) < len(reading.names):
             missing.append(round_.index)
     checked = len(reading.rounds[:LONG.rounds])
     result.measure("rounds with every player's chips shown first", checked - len(missing))
@@ -251,7 +256,7 @@ def _labels(reading: Reading) -> tuple[list[str], list[str]]:
     for round_ in reading.rounds[:LONG.rounds]:
         for player, turn in round_.turns.items():
             kind = rules.category(turn.final)
-            if kind == "points":
+            if kind == "points" or not reading.shown(turn, len(turn.rolls) - 1):
                 continue
             end = turn.ends[-1]
             text = reading.text[end:reading.after(round_.index)[1]]
@@ -295,8 +300,9 @@ def _points_shown(reading: Reading) -> tuple[list[str], list[str]]:
     for round_ in reading.rounds[:LONG.rounds]:
         after = reading.after(round_.index)
         for player, turn in round_.turns.items():
-            if rules.category(turn.final) != "points":
-                continue
+            if rules.category(turn.final) != "points" or \
+                    not reading.shown(turn, len(turn.rolls) - 1):
+                continue        # a roll the program never shows is not judged here
             value = rules.points(turn.final)
             text = reading.text[turn.ends[-1]:after[1]]
             label = f"{' '.join(map(str, turn.final))} = {value} ({player})"
@@ -402,7 +408,7 @@ def check_game_over(games, result):
         result.fail(f"{HUMAN} reached 0 chips in Round {last.index + 1}, but the grader found "
                     f"no line naming {HUMAN} as the winner.", evidence=reading.excerpt(tail_span))
     final = reading.standings_at_end()
-    if len(final) < 4:
+    if len(final) < len(reading.names):
         result.fail("The final chip counts of all players were not printed at the end.",
                     evidence=reading.excerpt(tail_span))
 

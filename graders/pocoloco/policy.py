@@ -223,7 +223,7 @@ class PocoPolicy(DrawPolicy):
     def choose_index(self, event: dict):
         items = event.get("req", {}).get("items", [])
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
-        if self._is_player_population(items) and len(names) == 4:
+        if self._is_player_population(items):
             self.learn_names(items)
             round_index = self._new_round()
             computers = [n for n in names if n != self.human]

@@ -97,7 +97,8 @@ class Reading:
     def complete(self, index: int) -> bool:
         """Round played by four players and followed by another round or the game's end."""
         round_ = self.round(index)
-        if round_ is None or len(round_.turns) < 4 or "?" in round_.turns:
+        players = max(3, len(self.names))       # three-player programs are graded too
+        if round_ is None or len(round_.turns) < players or "?" in round_.turns:
             return False
         return self.round(index + 1) is not None or not self.game.transcript.crashed
 
@@ -141,10 +142,22 @@ class Reading:
         before, after = self.standings_before(index), self.standings_before(index + 1)
         if index + 1 > self.rounds[-1].index if self.rounds else True:
             after = self.standings_at_end() or after
-        if len(before) < 4 or len(after) < 4:
+        players = max(3, len(self.names))
+        if len(before) < players or len(after) < players:
             return None, before, after
         gained = [n for n in self.names if after.get(n, 0) > before.get(n, 0)]
         return (gained[0] if len(gained) == 1 else None), before, after
+
+    def shown(self, turn: Turn, number: int) -> bool:
+        """Were this roll's dice printed (as digits in order, or as big dice)?"""
+        from graders.engine.readers.dice import find_dice
+        end = turn.ends[number]
+        following = self.text[end:end + 2500]
+        faces = turn.rolls[number]
+        digits = r"\D{1,6}".join(str(f) for f in faces)
+        if re.search(r"(?<!\d)" + digits + r"(?!\d)", following):
+            return True
+        return find_dice(following, faces) is not None
 
     def announced_winner(self, index: int) -> str | None:
         """A player named on a line about winning the round, after its last roll."""
