@@ -98,8 +98,7 @@ def test_a_wrong_case_never_earns_full_marks():
 
 def test_the_graders_own_lines_fit_in_100_columns():
     for path in sorted(GRADER.glob("*.py")) + [Path(__file__)]:
-        lines = path.read_text().splitlines(keepends=True)
-        assert style.long_lines(lines) == [], path.name
+        assert style.measure(path).long_lines == [], path.name
 
 
 # ----------------------------------------------------------------------------- grading

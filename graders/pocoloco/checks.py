@@ -208,11 +208,16 @@ def _limit_breaks(reading: Reading) -> list[str]:
 def check_roll_limit(games, result):
     reading = _game(games, LONG, result)
     _need_round(reading, 0, result, LONG)
-    first = reading.round(0)
     problems = []
-    if reading.offers(0):
-        problems.append(f"Round 1: {first.order[0]} stopped after one roll (a PoCo!), yet "
-                        f"{HUMAN} was asked to roll again")
+    for round_ in reading.rounds[:LONG.rounds]:
+        if HUMAN not in round_.order or "?" in round_.turns:
+            continue
+        before = round_.order[:round_.order.index(HUMAN)]
+        allowed = min([3] + [round_.rolls_of(p) for p in before])
+        if reading.offers(round_.index) > allowed - 1:
+            problems.append(f"Round {round_.index + 1}: {HUMAN} could roll at most {allowed} "
+                            f"time(s) but was asked {reading.offers(round_.index)} time(s) "
+                            f"whether to roll again")
     for name in (STRATEGY.name, LONG.name, TIES.name):
         other = games.get(name)
         if other is not None:
@@ -373,6 +378,9 @@ def check_chip_transfers(games, result):
         if " ".join(map(str, best)) in unrecognised:
             continue     # charged under special-rolls, not here
         receiver, before, after = reading.receiver(index)
+        if receiver is None and len(before) == len(after) == len(reading.names) \
+                and len(low) == 1:
+            receiver = next(iter(low))       # nobody gained: judge against the real loser
         if receiver is None:
             continue
         judged += 1
@@ -403,13 +411,19 @@ def check_game_over(games, result):
     if reading.game.transcript.crashed or reading.game.stopped_early:
         result.fail(f"The game did not end properly. {reading.transcript.ended_how}",
                     evidence=reading.excerpt(tail_span))
-    lines = [line for line in tail.split("\n") if HUMAN in line and WIN_WORDS.search(line)]
-    if not lines:
-        result.fail(f"{HUMAN} reached 0 chips in Round {last.index + 1}, but the grader found "
-                    f"no line naming {HUMAN} as the winner.", evidence=reading.excerpt(tail_span))
     final = reading.standings_at_end()
     if len(final) < len(reading.names):
         result.fail("The final chip counts of all players were not printed at the end.",
+                    evidence=reading.excerpt(tail_span))
+    # The winner is whoever the program's own final counts show at the bottom (0 chips, or
+    # below zero where debts are allowed): this item is about announcing, not arithmetic.
+    fewest = min(final.values())
+    winners = [name for name, chips in final.items() if chips == fewest]
+    lines = [line for line in tail.split("\n") if WIN_WORDS.search(line)
+             and any(name in line for name in winners)]
+    if not lines:
+        result.fail(f"The game ended with {' and '.join(winners)} on {fewest} chips, but the "
+                    f"grader found no line naming the winner.",
                     evidence=reading.excerpt(tail_span))
 
 
@@ -417,11 +431,13 @@ def check_game_over(games, result):
 @pytest.mark.item("strategy")
 def check_computer_strategy(games, result):
     reading = _game(games, STRATEGY, result)
+    long_game = games.get(LONG.name)
+    recognises_specials = long_game is None or not _labels(long_game)[1]
     _need_round(reading, 0, result, STRATEGY)
     zero = reading.round(0)
     holder = zero.player_at(1)
     if holder and zero.rolls_of(holder) > 1:
-        result.fail(f"{holder} rolled 4 5 6 (PoCo!, the best roll there is) but rolled again.",
+        result.fail(f"{holder} rolled 6 6 6 (only a PoCo! beats it) but rolled again.",
                     evidence=reading.excerpt((zero.start, reading.after(0)[0])))
     _need_round(reading, 1, result, STRATEGY)
     one = reading.round(1)
@@ -434,9 +450,12 @@ def check_computer_strategy(games, result):
                         f"with rolls left, and stopped.", evidence=reading.excerpt(span))
     last = one.player_at(3)
     allowed = min([3] + [one.rolls_of(p) for p in one.order[:3]])
-    if last and allowed > 1 and one.rolls_of(last) == 1:
+    if not recognises_specials:
+        result.note("Your program does not recognise every special roll (see special-rolls), "
+                    "so the grader did not judge decisions that depend on them.")
+    elif last and allowed > 1 and one.rolls_of(last) == 1:
         result.fail(f"{last} went last with 1 1 6 (260 points), below everyone else's "
-                    "special rolls, and stopped with rolls left: a strategy that looks at the "
+                    "three-of-a-kind, and stopped with rolls left: a strategy that looks at the "
                     "scores already rolled would roll again.", evidence=reading.excerpt(span))
 
 

@@ -41,14 +41,15 @@ LONG = Scenario(
     human_rolls={1}, rounds=7,
     purpose="seven rounds covering every kind of roll")
 
-# Ties: two-way and three-way for lowest, then two PoCos tie for highest.
+# Ties: two-way and three-way for lowest, then two PoCos tie for highest. No 1s or 6s in
+# the points rolls, so how a program scores those cannot change who ties.
 TIES = Scenario(
     "ties", 10, Plan(
         human_position=[0, 0, 0],
         dice=_rounds(
-            [[[1, 4, 6]], [[2, 3, 5]], [[5, 5, 4]], [[3, 3, 4]]],
-            [[[1, 1, 6]], [[2, 3, 5]], [[2, 4, 4]], [[3, 3, 4]]],
-            [[POCO], [[6, 5, 4]], [[2, 2, 3]], [[1, 2, 6]]],
+            [[[5, 5, 4]], [[2, 3, 5]], [[4, 4, 5]], [[3, 3, 4]]],
+            [[[5, 5, 4]], [[2, 3, 5]], [[2, 4, 4]], [[3, 3, 4]]],
+            [[POCO], [[6, 5, 4]], [[2, 2, 3]], [[3, 4, 5]]],
         )),
     rounds=3, purpose="ties for the lowest (two and three players) and for the highest")
 
@@ -74,11 +75,11 @@ STRATEGY = Scenario(
     "strategy", 20, Plan(
         human_position=[0, 0],
         dice=_rounds(
-            # 0: a computer with a PoCo should hold
-            [[[5, 5, 4]], [POCO, [2, 2, 3]], [[1, 5, 6]], [[1, 4, 6]]],
+            # 0: a computer with 6 6 6 (only PoCo! beats it) should hold
+            [[[5, 5, 4]], [SIX3, [2, 2, 3]], [[1, 5, 6]], [[1, 4, 6]]],
             # 1: computers on 2 2 3 (the worst roll) should roll again; the last one on 260
-            #    points, below everyone's special rolls, should roll again too
-            [[POCO], [[2, 2, 3], [2, 2, 3], [5, 5, 5]], [[2, 2, 3], [2, 2, 3], SIX3],
+            #    points, below everyone's three-of-a-kinds, should roll again too
+            [[[5, 5, 5]], [[2, 2, 3], [2, 2, 3], [4, 4, 4]], [[2, 2, 3], [2, 2, 3], SIX3],
              [[1, 1, 6]]],
         )),
     human_rolls=True, rounds=2, purpose="computer decisions where one choice is clearly better")

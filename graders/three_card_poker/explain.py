@@ -16,6 +16,11 @@ def shown(hand: list[int]) -> str:
     return rules.hand_to_string(hand)
 
 
+def a_or_an(word: str) -> str:
+    """'an int', 'a tuple'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def kind_of(hand: list[int]) -> str:
     """'a triple', 'a straight', 'a pair of 9s' or 'no feature'."""
     feature = rules.feature_value(hand)

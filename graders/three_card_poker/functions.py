@@ -107,7 +107,7 @@ def check(function: str, hand: list[int], outcome: dict, call: str) -> Wrong | N
     rule = explain.why(function, hand, value)
     if function in BOOL_FUNCTIONS and not isinstance(value, bool) and \
             (value is None or isinstance(value, (int, float, str, list))):
-        kind = "None" if value is None else f"a {type(value).__name__}"
+        kind = "None" if value is None else explain.a_or_an(type(value).__name__)
         if bool(value) == expected:
             rule = explain.REAL_BOOL.format(function=function, kind=kind)
     return Wrong(hand, call, "returned " + shown_value(value), repr(expected), rule,
@@ -140,7 +140,7 @@ def _check_sort(hand: list[int], value: dict, call: str, expected: list[int]) ->
         return None
     got = "returned " + shown_value(returned)
     if value.get("kind") not in ("list", "NoneType"):
-        got += f" (a {value.get('kind')})"
+        got += f" ({explain.a_or_an(value.get('kind'))})"
     if problem == "changed":
         got += f" and changed its argument to {value.get('after')!r}"
     elif problem == "same":

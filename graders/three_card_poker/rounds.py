@@ -147,7 +147,7 @@ def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list
         if outcome.get("traceback"):
             actual += "\n\n" + outcome["traceback"]
         failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(), actual)
-        return [failed, failed]
+        return [failed, Requirement(False)]          # both fail; the reason is said once
     value = outcome.get("value")
     shown = [(entry.get("args", [None])[0], entry.get("result"))
              for entry in outcome.get("spies", {}).get("hand_to_string", [])]
@@ -197,8 +197,8 @@ def _error_meaning(scenario: Scenario, outcome: dict) -> str | None:
     message = outcome.get("message", "")
     if "deal() was called more often" in message:
         if scenario.choice == "f":
-            return "play_round called deal() again after the player folded; the dealer's " \
-                   "hand must not be dealt when the player folds."
+            return "play_round called deal() a second time although the player folded. Deal " \
+                   "the dealer's hand only after the player has chosen to play."
         return "play_round called deal() more than twice in one round."
     if "get_choice() was called more often" in message:
         return "play_round called get_choice() more than once in one round."

@@ -1,20 +1,21 @@
-"""Readability measurements: long lines (pycodestyle E501 at 100 columns), docstrings and
-one-letter names, from the file's text and syntax tree (the program is not run).
+"""Readability measurements: long lines (over 100 characters, from the engine's
+``static.style``), docstrings per function and one-letter names (from the syntax tree; the
+program is not run).
 
-Written here for now; it belongs in ``graders/engine/static.py`` once that exists.
+The engine's ``static.facts`` counts docstrings but does not say which functions lack one, so
+the tree is read here, with the engine's facts as the fallback for syntax newer than the kit's
+Python.
 """
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pycodestyle
+from graders.engine import static
 
-MAX_LINE = 100
+MAX_LINE = static.MAX_LINE
 ALLOWED_SHORT = {"_", "i", "j", "k"}          # loop counters nobody minds
-NOQA = re.compile(r"no(qa|pep8)", re.I)      # '# noqa' must not hide a long line
 
 
 @dataclass
@@ -26,6 +27,7 @@ class StyleFacts:
     undocumented: list[str] = field(default_factory=list)
     short_names: dict[str, str] = field(default_factory=dict)         # name -> where
     parse_error: str | None = None
+    documented_share: float | None = None     # set when only a count of docstrings is known
 
     @property
     def line_part(self) -> float:
@@ -35,6 +37,8 @@ class StyleFacts:
     @property
     def docstring_part(self) -> float:
         """The share of functions with a docstring."""
+        if self.documented_share is not None:
+            return self.documented_share
         if not self.functions:
             return 0.0
         return 1 - len(self.undocumented) / len(self.functions)
@@ -52,47 +56,38 @@ class StyleFacts:
         return round((self.line_part + self.docstring_part + self.name_part) / 3, 2)
 
 
-class _Collect(pycodestyle.BaseReport):
-    """A pycodestyle report that keeps the line numbers of the errors it counts."""
-
-    def __init__(self, options):
-        """A report with no long lines yet."""
-        super().__init__(options)
-        self.long_line_numbers: list[int] = []
-
-    def error(self, line_number, offset, text, check):
-        """Count the error as pycodestyle does, and keep its line number."""
-        code = super().error(line_number, offset, text, check)
-        if code:
-            self.long_line_numbers.append(line_number)
-        return code
-
-
-def long_lines(lines: list[str]) -> list[tuple[int, int]]:
-    """(line number, length) of every line pycodestyle finds longer than 100 characters."""
-    guide = pycodestyle.StyleGuide(max_line_length=MAX_LINE, select=["E501"], quiet=True)
-    report = _Collect(guide.options)
-    checked = [NOQA.sub(lambda found: "n0" + found.group(1), line) for line in lines]
-    pycodestyle.Checker("submission.py", lines=checked, options=guide.options,
-                        report=report).check_all()
-    return [(number, len(lines[number - 1].rstrip("\r\n"))) for number in report.long_line_numbers]
-
-
 def measure(path: Path) -> StyleFacts:
     """Long lines, functions without docstrings and one-letter names of one file."""
+    facts = StyleFacts(long_lines=static.style(path).long_lines)
     text = path.read_text(encoding="utf-8", errors="replace")
-    facts = StyleFacts(long_lines=long_lines(text.splitlines(keepends=True)))
     try:
         tree = ast.parse(text)
-    except SyntaxError as err:
-        facts.parse_error = f"{err.msg} (line {err.lineno})"
-        return facts
+    except SyntaxError:
+        return _measured_by_the_students_python(path, facts)
     for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             facts.functions.append(node.name)
             if not ast.get_docstring(node):
                 facts.undocumented.append(node.name)
     facts.short_names = short_names(tree)
+    return facts
+
+
+def _measured_by_the_students_python(path: Path, facts: StyleFacts) -> StyleFacts:
+    """For syntax newer than the kit's Python: the engine's facts, parsed by the student's.
+
+    They count docstrings rather than naming the functions without one.
+    """
+    code = static.facts(path)
+    if code.parse_error:
+        facts.parse_error = code.parse_error
+        return facts
+    facts.functions = list(code.functions)
+    missing = max(0, len(code.functions) - code.docstrings)
+    facts.undocumented = [f"{missing} of the {len(code.functions)} functions"] if missing else []
+    facts.documented_share = 1 - missing / len(code.functions) if code.functions else 0.0
+    facts.short_names = {name: "the file" for name in code.names
+                         if len(name) == 1 and name not in ALLOWED_SHORT}
     return facts
 
 

@@ -22,7 +22,7 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
 NEXT_NUMBER = re.compile(r"(?:\s*\([^)]{0,12}\))?[\s:=|>\-.,\t\]\[]*"
                          r"(?:(?:now\s+)?(?:has|have|with|holds|chips?|total|count)\b"
-                         r"[\s:=|>\-.]*)*(-?\d+)(?![\w.])", re.I)
+                         r"[\s:=|>\-.]*)*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)", re.I)
 
 
 def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[str, int], str]:
