@@ -55,7 +55,20 @@ def test_sleep_is_free_and_clear_screen_is_a_no_op(run_program):
         print("slept", round(time.time() - start))
     """)
     assert "slept 3600" in session.transcript.text
-    assert session.transcript.outcome["slept"] == 3600
+    assert 3600 <= session.transcript.outcome["slept"] < 3601
+
+
+def test_busy_wait_animation_finishes_without_spinning(run_program):
+    session = run_program("""
+        import time
+        for frame in range(50):
+            end = time.time() + 0.2           # 10 s of real spinning in all, if real
+            while time.time() < end:
+                pass
+        print("animation done")
+    """, limits=Limits(wall_seconds=5))
+    assert "animation done" in session.transcript.text
+    assert session.transcript.outcome["status"] == "finished"
 
 
 def test_repeated_prompt_gets_the_next_form_of_the_answer(run_program):

@@ -56,6 +56,7 @@ class KitPlugin:
         self.problems: dict[str, list[str]] = {s.student: [] for s in submissions}
         self.run_notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
         self._budgets: dict[str, Budget] = {}
+        self.attachments: dict[str, dict[str, str]] = {}
 
     # ------------------------------------------------------------------ pytest hooks
     def pytest_configure(self, config):
@@ -95,6 +96,12 @@ class KitPlugin:
     def notes(self, submission):
         """notes(text, problem=False): a line for 'How the runs went' (and the TA list)."""
         return lambda text, problem=False: self.add_note(submission.student, text, problem)
+
+    @pytest.fixture(scope="session")
+    def attach(self, submission):
+        """attach(name, text): a file for the submission's report folder (e.g. a transcript)."""
+        files = self.attachments.setdefault(submission.student, {})
+        return lambda name, text: files.__setitem__(name, text)
 
     @pytest.fixture(scope="session")
     def rubric(self) -> Rubric:
@@ -157,7 +164,8 @@ class KitPlugin:
             elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
             verdicts = score_items(rubric, self.checks[student])
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,
-                                        self.run_notes[student], self.problems[student]))
+                                        self.run_notes[student], self.problems[student],
+                                        self.attachments.get(student, {})))
         return out
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:

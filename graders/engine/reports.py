@@ -21,6 +21,7 @@ class SubmissionReport:
     execution_time: float
     notes: list[str] = field(default_factory=list)       # how the run went, file problems
     problems: list[str] = field(default_factory=list)    # reasons a human should look
+    attachments: dict[str, str] = field(default_factory=dict)   # file name -> text
 
     @property
     def score(self) -> float:
@@ -88,6 +89,9 @@ def feedback_markdown(report: SubmissionReport) -> str:
              f"**Score: {report.score:g} / {rubric.max_score:g}**", ""]
     if report.notes:
         lines += ["## How the runs went", ""] + [f"- {n}" for n in report.notes] + [""]
+    if report.attachments:
+        links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments))
+        lines += [f"Full transcripts of every run, nothing left out: {links}.", ""]
     lines += ["| item | points | result |", "|---|---|---|"]
     for v in report.verdicts:
         mark = "✔" if v.passed else ("½" if v.score > 0 else "✘")
@@ -111,6 +115,10 @@ def write_submission(report: SubmissionReport, folder: Path,
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(results_json(report), indent=2, ensure_ascii=False))
     (folder / "feedback.md").write_text(feedback_markdown(report), encoding="utf-8")
+    for name, text in report.attachments.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
     return json_path
 
 

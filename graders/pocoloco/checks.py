@@ -28,7 +28,7 @@ WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
 
 # ---------------------------------------------------------------------------- fixtures
 @pytest.fixture(scope="session")
-def games(submission, budget, notes) -> dict[str, Reading | None]:
+def games(submission, budget, notes, attach) -> dict[str, Reading | None]:
     """Every scenario, played once per submission (two at a time)."""
     def run(scenario):
         if budget.left < 0.5:
@@ -46,6 +46,10 @@ def games(submission, budget, notes) -> dict[str, Reading | None]:
             continue
         readings[scenario.name] = Reading(game)
         ended = game.transcript
+        attach(f"transcripts/{scenario.name}.txt",
+               f"Game '{scenario.name}': {scenario.purpose}. {scenario.chips} chips each.\n"
+               f"«...» is what the grader typed; [dice: ...] are the dice it loaded.\n\n"
+               + ended.render(max_lines=100_000) + f"\n\n{ended.ended_how}\n")
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
             problem = ended.crashed or ended.outcome.get("status") == "limit"
             endings.setdefault((ended.ended_how, problem), []).append(scenario)

@@ -6,7 +6,6 @@ the rest of its group is skipped: one endless loop costs one second, not one per
 """
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,11 +45,7 @@ class Case:
 def make_workdir(submission, with_rules: bool) -> Path:
     """A private run folder with the submission's files under their required names."""
     extra = {RULES_MODULE + ".py": RULES_SOURCE.read_text()} if with_rules else {}
-    workdir = prepare_workdir([], extra)
-    for name, path in submission.files.items():
-        if path.is_file() and path.stat().st_size <= 2_000_000:
-            shutil.copy2(path, workdir / name)
-    return workdir
+    return prepare_workdir(dict(submission.files), extra)
 
 
 class GroupedCalls(FunctionCalls):

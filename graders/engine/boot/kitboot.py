@@ -230,10 +230,19 @@ def kit_sleep(seconds):
     _slept[0] += float(seconds)
 
 
+def _clock(real):
+    """A clock that also moves 1 ms per reading, so busy-wait animations
+    (``while time.time() < end: ...``) finish at once instead of spinning for real."""
+    def read():
+        _slept[0] += 0.001
+        return real() + _slept[0]
+    return read
+
+
 time.sleep = kit_sleep
-time.time = lambda: _real_time() + _slept[0]
-time.monotonic = lambda: _real_monotonic() + _slept[0]
-time.perf_counter = lambda: _real_perf() + _slept[0]
+time.time = _clock(_real_time)
+time.monotonic = _clock(_real_monotonic)
+time.perf_counter = _clock(_real_perf)
 
 
 def kit_system(command):
