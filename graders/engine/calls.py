@@ -7,11 +7,14 @@ Each call spec may give ``func`` + ``args``/``kwargs``, or ``code`` (grader code
 student's module as ``m``; it sets ``result``), plus ``patch`` (module functions replaced by
 scripted return values, e.g. ``{"deal": [[14, 9, 4], [5, 5, 2]]}``), ``spy`` (module functions
 whose calls are recorded), ``inputs`` (lines for ``input()``), ``timeout`` (seconds, default 1),
-``args_after`` (report the arguments after the call, to spot in-place changes).
+``args_after`` (report the arguments after the call, to spot in-place changes), ``group``
+(after a call of a group hangs, the group's remaining calls are not run: they fail with
+``error == "skipped"``, so one endless loop costs one timeout, not one per call).
 
 Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr", "type"}``),
 ``error``/``message``/``traceback`` when it raised, ``stdout`` (what the call printed),
-``spies``, and ``remaining_inputs``. A call that loops forever fails with ``error ==
+``spies``, and ``remaining_inputs``. Values nested deeper than four levels come back as
+``{"repr", "type"}``. A call that loops forever fails with ``error ==
 "timeout"``; the child is then restarted so the next calls still run. The module is imported
 once per child (not as ``__main__``); its import-time errors are reported by ``import_error``.
 """
@@ -27,8 +30,10 @@ class FunctionCalls:
     """A child process holding the imported student module, answering batches of calls."""
 
     def __init__(self, target: Path, workdir: Path, module: str = "submission",
-                 policy: DrawPolicy | None = None, limits: Limits | None = None):
+                 policy: DrawPolicy | None = None, limits: Limits | None = None,
+                 paths: list[Path] | None = None):
         self.target, self.workdir, self.module = Path(target), Path(workdir), module
+        self.paths = paths
         self.policy = policy
         self.limits = limits or Limits(wall_seconds=120, idle_seconds=4, cpu_seconds=120)
         self.child: Child | None = None
@@ -43,7 +48,8 @@ class FunctionCalls:
 
     def _start(self) -> bool:
         self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
-                           limits=self.limits, mode="calls", module=self.module).start()
+                           limits=self.limits, mode="calls", module=self.module,
+                           paths=self.paths).start()
         event = self.child.next_event()
         if event is None or event.get("ev") != "ready":
             outcome = self.child.outcome
@@ -58,12 +64,24 @@ class FunctionCalls:
         pending = [dict(spec) for spec in specs]
         for spec in pending:
             spec.setdefault("timeout", timeout)
+        hung: set = set()
         while pending:
+            skipped = [s for s in pending if s.get("group") is not None and s["group"] in hung]
+            if skipped and skipped[0] is pending[0]:
+                results.append(_failed(pending[0], "skipped", "not run: an earlier call of "
+                                       "the same function did not return"))
+                pending = pending[1:]
+                continue
+            if hung:
+                cut = next((i for i, s in enumerate(pending)
+                            if s.get("group") is not None and s["group"] in hung), len(pending))
+            else:
+                cut = len(pending)
             if self.child is None or not self.child.running:
                 if self.import_error or not self._start():
                     results += [_failed(s, "import", self.import_error or "") for s in pending]
                     return results
-            self.child.reply({"calls": pending})
+            self.child.reply({"calls": pending[:cut]})
             event = self.child.next_event()
             if event is None or event.get("ev") != "result":
                 reason = self.child.outcome.get("error") or "the program stopped"
@@ -76,6 +94,11 @@ class FunctionCalls:
             results += batch
             pending = pending[len(batch):]
             if batch and batch[-1].get("error") == "timeout":
+                if batch[-1].get("id") is not None:
+                    group = next((s.get("group") for s in specs if s.get("id") ==
+                                  batch[-1]["id"]), None)
+                    if group is not None:
+                        hung.add(group)
                 self.close()             # the module may be in a broken state: start afresh
                 self.restarts += 1
         return results

@@ -213,6 +213,8 @@ class Child:
                     if self._proc is None:          # the policy ended the run
                         return None
                     continue
+                if event["ev"] == "tick":
+                    continue
                 if event["ev"] in ("note", "system"):
                     self.log.append(Event(event["ev"], event.get("text") or
                                           event.get("command", ""), event))

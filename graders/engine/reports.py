@@ -50,8 +50,10 @@ def _check_text(verdict: ItemVerdict, markdown: bool) -> str:
             if detail.get("actual") is not None:
                 parts.append(_block("Your program", str(detail["actual"]), markdown))
             if detail.get("evidence"):
-                parts.append(_block("Transcript («…» is what the grader typed; [dice: …] are "
-                                    "the dice it loaded)", detail["evidence"], markdown))
+                title = detail.get("evidence_title") or (
+                    "Transcript («…» is what the grader typed; [dice: …] are the dice it "
+                    "loaded)")
+                parts.append(_block(title, detail["evidence"], markdown))
         parts.extend(check.notes)
         if check.measurements:
             lines = [f"- {k}: {v}" for k, v in check.measurements.items()]

@@ -55,10 +55,12 @@ class Fail(Exception):
     """Raised by a check to fail (or partly fail) its item with a readable explanation."""
 
     def __init__(self, message: str, *, expected: str | None = None, actual: str | None = None,
-                 evidence: str | None = None, fraction: float = 0.0):
+                 evidence: str | None = None, fraction: float = 0.0,
+                 evidence_title: str | None = None):
         super().__init__(message)
         self.message, self.expected, self.actual = message, expected, actual
         self.evidence, self.fraction = evidence, fraction
+        self.evidence_title = evidence_title
 
 
 @dataclass
@@ -76,15 +78,15 @@ class CheckResult:
     error: str | None = None                             # the grader's own failure
 
     def fail(self, message: str, *, expected=None, actual=None, evidence=None,
-             fraction: float = 0.0) -> None:
+             fraction: float = 0.0, evidence_title: str | None = None) -> None:
         raise Fail(message, expected=expected, actual=actual, evidence=evidence,
-                   fraction=fraction)
+                   fraction=fraction, evidence_title=evidence_title)
 
     def partial(self, fraction: float, message: str, *, expected=None, actual=None,
-                evidence=None) -> None:
+                evidence=None, evidence_title: str | None = None) -> None:
         """Record a shortfall without stopping the check; the lowest fraction counts."""
         self.fraction = min(self.fraction, max(0.0, min(1.0, fraction)))
-        self.add_detail(message, expected, actual, evidence)
+        self.add_detail(message, expected, actual, evidence, evidence_title)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -92,14 +94,16 @@ class CheckResult:
     def measure(self, name: str, value) -> None:
         self.measurements[name] = value
 
-    def add_detail(self, message, expected=None, actual=None, evidence=None) -> None:
+    def add_detail(self, message, expected=None, actual=None, evidence=None,
+                   evidence_title: str | None = None) -> None:
         self.messages.append(message)
         self.details.append({"message": message, "expected": expected, "actual": actual,
-                             "evidence": evidence})
+                             "evidence": evidence, "evidence_title": evidence_title})
 
     def record_fail(self, exc: Fail) -> None:
         self.fraction = min(self.fraction, exc.fraction)
-        self.add_detail(exc.message, exc.expected, exc.actual, exc.evidence)
+        self.add_detail(exc.message, exc.expected, exc.actual, exc.evidence,
+                        getattr(exc, "evidence_title", None))
 
 
 @dataclass

@@ -712,10 +712,12 @@ def run_calls():
     request = ask("ready")
     while request.get("calls"):
         results = []
-        for spec in request["calls"]:
+        for number, spec in enumerate(request["calls"]):
             results.append(_one_call(module, spec, scripted_inputs))
             if results[-1].get("error") == "timeout" and spec.get("stop_on_timeout", True):
                 break
+            if number % 50 == 49:
+                send("tick")                # still working: not idle
         request = ask("result", results=results)
     _flush()
     send("exit", status="finished", code=0, error=None)
