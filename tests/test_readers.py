@@ -13,7 +13,9 @@ def _box(text, n=1):
 def test_fitting_boxes_in_several_styles():
     for text in ("+---------+\n| Round 1 |\n+---------+",
                  "  ╔═════════╗\n  ║ Round 1 ║\n  ╚═════════╝",
-                 "***********\n* Round 1 *\n***********"):
+                 "***********\n* Round 1 *\n***********",
+                 " _________\n| Round 1 |\n|_________|",
+                 " ---------\n| Round 1 |\n ---------"):
         assert _box(text).fits, text
 
 

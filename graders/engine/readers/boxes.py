@@ -48,7 +48,10 @@ def box_around(lines: list[str], index: int) -> Box | None:
     widths = [width(line.strip()) for line in (top, middle, bottom)]
     inner = body[1:-1]
     pad_left, pad_right = len(inner) - len(inner.lstrip()), len(inner) - len(inner.rstrip())
-    if len(set(indent)) > 1 or len(set(widths)) > 1:
+    span = (indent[1], indent[1] + widths[1])
+    inside = (span[0] + 1, span[1] - 1)     # " _______" over "|_______|" borders sit inside
+    spans = [(indent[i], indent[i] + widths[i]) for i in (0, 2)]
+    if not all(s in (span, inside) for s in spans):
         return Box((top, middle, bottom), False,
                    f"the lines are {widths[0]}, {widths[1]} and {widths[2]} characters wide "
                    f"(starting at columns {indent[0]}, {indent[1]}, {indent[2]})")
