@@ -27,3 +27,8 @@ def test_literal_text_is_typed_as_is():
 
 def test_other_forms_follow():
     assert forms("Again?", "yes")[:3] == ["y", "yes", "Y"]
+
+
+def test_numbered_choice_in_one_sentence():
+    prompt = "Type 1 to roll again or 2 to keep your dice: "
+    assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"

@@ -43,7 +43,7 @@ _PAIR = re.compile(r"[(\[{<]\s*['\"]?(\w{1,12})['\"]?\s*(?:/|\||,|\bor\b)\s*['\"
                    r"['\"]?\s*(?:(?:/|\||,|\bor\b)\s*['\"]?\w{1,12}['\"]?\s*)?[)\]}>]")
 _BRACKET_LETTER = re.compile(r"[(\[](\w)[)\]](\w*)")
 _MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,30})", re.M)
-_KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select)\s+['\"]?(\w{1,10})['\"]?\s+"
+_KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?(\w{1,10})['\"]?\s+"
                       r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
 _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)

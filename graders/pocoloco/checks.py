@@ -214,10 +214,9 @@ def check_roll_limit(games, result):
     _need_round(reading, 0, result, LONG)
     problems = []
     for round_ in reading.rounds[:LONG.rounds]:
-        if HUMAN not in round_.order or "?" in round_.turns:
+        allowed = _human_allowed(round_)
+        if allowed is None:
             continue
-        before = round_.order[:round_.order.index(HUMAN)]
-        allowed = min([3] + [round_.rolls_of(p) for p in before])
         if reading.offers(round_.index) > allowed - 1:
             problems.append(f"Round {round_.index + 1}: {HUMAN} could roll at most {allowed} "
                             f"time(s) but was asked {reading.offers(round_.index)} time(s) "
@@ -235,20 +234,41 @@ def check_roll_limit(games, result):
                     evidence=reading.excerpt(span, 80))
 
 
+def _human_allowed(round_) -> int | None:
+    """How many rolls the human could make in a round (from the rolls before them)."""
+    if HUMAN not in round_.order or "?" in round_.turns:
+        return None
+    before = round_.order[:round_.order.index(HUMAN)]
+    return min([3] + [round_.rolls_of(p) for p in before])
+
+
 @pytest.mark.item("roll-again")
 def check_roll_again_offered(games, result):
     reading = _game(games, LONG, result)
     _need_round(reading, 1, result, LONG)
-    offers = reading.offers(1)
-    span = (reading.before(1)[0], reading.after(1)[0])
-    if offers == 0:
-        result.fail(f"In Round 2 {HUMAN} went first, so could roll up to 3 times, but your "
-                    "program never asked whether to roll again.", evidence=reading.excerpt(span))
-    if offers < 2:
-        result.fail(f"In Round 2 {HUMAN} went first and answered yes each time, so should have "
-                    f"been asked twice whether to roll again (after rolls 1 and 2); your "
-                    f"program asked {offers} time(s).", expected="2 questions",
-                    actual=f"{offers}", evidence=reading.excerpt(span))
+    judged = 0
+    for scenario in (LONG, STRATEGY):
+        game = games.get(scenario.name)
+        for round_ in (game.rounds if game else []):
+            allowed = _human_allowed(round_)
+            if not allowed or allowed < 2 or not game.complete(round_.index):
+                continue
+            said_yes = scenario.human_rolls is True or round_.index in scenario.human_rolls
+            wanted = allowed - 1 if said_yes else 1
+            offers = game.offers(round_.index)
+            judged += 1
+            if offers < wanted:
+                span = (game.before(round_.index)[0], game.after(round_.index)[0])
+                rolls = "answered yes each time" if said_yes else "answered no"
+                result.fail(f"In Round {round_.index + 1} of the '{scenario.name}' game "
+                            f"{HUMAN} could roll up to {allowed} times and {rolls}, so should "
+                            f"have been asked {wanted} time(s) whether to roll again; your "
+                            f"program asked {offers} time(s).", expected=f"{wanted} question(s)",
+                            actual=f"{offers}", evidence=game.excerpt(span))
+    result.measure("rounds where the human could roll more than once", judged)
+    if not judged:
+        result.fail(f"The grader never saw a round where {HUMAN} could roll more than once, "
+                    "so the roll-again question could not be checked.")
 
 
 # ---------------------------------------------------------------------------- scoring

@@ -47,6 +47,7 @@ class Decision:
     answer: str
     human_round: int
     human_rolls: int           # complete rolls the human had in that round
+    repeat: int = 0            # 0 the first time a prompt is asked; more when it came back
 
 
 @dataclass
@@ -111,7 +112,8 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
             intent = "enter"
         typed = session.answer(intent)
         decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
-                                  state.turn if state else 0, state.rolls if state else 0))
+                                  state.turn if state else 0, state.rolls if state else 0,
+                                  prompt.repeats))
     session.close()
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"

@@ -18,7 +18,10 @@ CURRENT_HINTS = ("player", "current", "who", "turn", "roller", "name", "p", "sel
                  "person", "comp", "cpu", "bot")
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
 NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "score", "you",
-             "the", "and", "order", "turn", "game", "winner", "loser", "points", "roll"}
+             "the", "and", "order", "turn", "game", "winner", "loser", "points", "roll",
+             "poco", "loco", "dice", "die", "rolls", "ties", "tie", "best", "lowest",
+             "highest", "enter", "press", "start", "starting", "each", "everyone", "rules",
+             "round", "chips:", "three", "kind", "pair", "welcome", "note", "rule", "step"}
 
 
 @dataclass
@@ -65,6 +68,8 @@ class PocoPolicy(DrawPolicy):
         self.order_shuffles = 0
         self._scanned = 0
         self.first_seen: dict[tuple, str] = {}
+        self.index_orders: dict[int, list[int]] = {}   # round -> shuffled player numbers
+        self.index_player: dict[int, str] = {}         # player number -> name (learned)
         self.varying: set[tuple] = set()
         self.stop_at_round: int | None = None        # end the run when this round starts
 
@@ -196,8 +201,25 @@ class PocoPolicy(DrawPolicy):
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
         return self.human in names and 3 <= len(names) <= 4
 
+    def _order_of_indexes(self, items: list) -> list[int] | None:
+        """A shuffle of player numbers (``[0, 1, 2, 3]``): put the human where the plan wants.
+
+        Which number is the human is learned from earlier rounds' draws; before that, the
+        human is taken to be number 0 (programs list the human first almost always)."""
+        n = len(items)
+        round_index = self._new_round()
+        human = next((i for i, p in self.index_player.items() if p == self.human), 0)
+        others = [i for i in range(n) if i != human]
+        pos = min(self.plan.position_of_human(round_index), len(others))
+        perm = others[:pos] + [human] + others[pos:]
+        self.index_orders[round_index] = perm
+        return perm
+
     def order(self, event: dict):
         items = event.get("req", {}).get("items", [])
+        if items and items == list(range(len(items))) and 3 <= len(items) <= 4 \
+                and event.get("fn") in ("shuffle", "sample"):
+            return self._order_of_indexes(items)
         if not self._is_player_population(items):
             if len(items) == 6 or event.get("req", {}).get("k"):
                 self.learn_names(items[:0])
@@ -256,6 +278,9 @@ class PocoPolicy(DrawPolicy):
             arrivals.append(player)
         order = self.orders.get(round_index)
         pos = order.index(player) if order and player in order else arrivals.index(player)
+        numbers = self.index_orders.get(round_index)
+        if numbers and not order and pos < len(numbers) and player != "?":
+            self.index_player.setdefault(numbers[pos], player)
         planned = self.plan.roll(round_index, pos, state.rolls)
         die = state.dice
         event["kit"] = {"player": player, "round": round_index, "pos": pos,

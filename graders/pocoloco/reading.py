@@ -133,8 +133,8 @@ class Reading:
     # ------------------------------------------------------------------ the human
     def offers(self, index: int) -> int:
         """How often the human was asked whether to roll again in round ``index``."""
-        return sum(1 for d in self.game.decisions
-                   if d.kind == "roll" and d.human_round == index and d.human_rolls >= 1)
+        return sum(1 for d in self.game.decisions if d.kind == "roll" and d.repeat == 0
+                   and d.human_round == index and d.human_rolls >= 1)
 
     # ------------------------------------------------------------------ outcomes
     def receiver(self, index: int) -> tuple[str | None, dict, dict]:
