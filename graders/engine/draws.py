@@ -21,13 +21,19 @@ def die_offset(fn: str, req: dict) -> int | None:
         return req["a"]
     if fn == "randrange" and req.get("step", 1) == 1 and req.get("b", 0) - req.get("a", 0) == 6:
         return req["a"]
-    if fn in ("choice", "choices") and req.get("n") == 6:
+    if fn in ("choice", "choices", "sample") and req.get("n") == 6:
         items = req.get("items", [])
         if all(isinstance(x, int) and not isinstance(x, bool) for x in items):
             if sorted(items) == list(range(min(items), min(items) + 6)):
                 return min(items)
             return None
-        return 0 if not any(isinstance(x, (int, float)) for x in items) else None
+        if any(isinstance(x, (int, float)) for x in items):
+            return None
+        # six pictures of faces (art, "⚀".."⚅") are a die; six names (a pool of computer
+        # players' names to pick from) are not
+        names = all(isinstance(x, str) and x.replace(" ", "").isalpha() for x in items) or \
+            all(isinstance(x, dict) and "name" in x for x in items)
+        return None if names else 0
     return None
 
 
@@ -61,9 +67,11 @@ class DrawPolicy:
         offset = die_offset(fn, req)
         if offset is not None:
             self.die_style_seen = True
-            count = req.get("k", 1) if fn == "choices" else 1
+            count = req.get("k", 1) if fn in ("choices", "sample") else 1
             faces = [self._face(event) for _ in range(count)]
-            if fn == "choices":
+            if fn == "sample" and len(set(faces)) < count:      # a sample cannot repeat
+                faces = self.rng.sample(range(1, 7), count)
+            if fn in ("choices", "sample"):
                 return [self._face_value(fn, req, f, offset) for f in faces], faces
             return self._face_value(fn, req, faces[0], offset), faces
         if fn == "random":
@@ -83,7 +91,7 @@ class DrawPolicy:
 
     @staticmethod
     def _face_value(fn: str, req: dict, face: int, offset: int):
-        if fn in ("choice", "choices"):
+        if fn in ("choice", "choices", "sample"):
             items = req.get("items", [])
             if offset == 0 and not isinstance(items[0] if items else 0, int):
                 return face - 1
