@@ -118,7 +118,13 @@ class PocoPolicy(DrawPolicy):
                     self.varying.add(key)
             distinct = {value for _, value in found}
             if len(distinct) == 1:
-                return distinct.pop()
+                only = distinct.pop()
+                side = self._side_from_functions(event.get("stack", []))
+                if only == self.human and side == "computer":
+                    return None          # the human's name sits in main; a computer is rolling
+                if only != self.human and side == "human":
+                    return self.human
+                return only
             if len(distinct) > 1:
                 moving = [v for var, v in found if (frame.get("fn"), var) in self.varying]
                 if moving:
@@ -139,7 +145,7 @@ class PocoPolicy(DrawPolicy):
             fn = frame.get("fn", "").lower()
             if re.search(r"comp|cpu|bot|(^|_)ai(_|$)|npc|robot|opponent|auto", fn):
                 return "computer"
-            if re.search(r"human|user|(^|_)you|my_?turn|player_?turn", fn):
+            if re.search(r"human|user|(^|_)you(r)?(_|$)|my_?turn", fn):
                 return "human"
         return None
 

@@ -255,13 +255,37 @@ os.system = kit_system
 
 
 # ----------------------------------------------------------------------------- randomness
+NAME_KEYS = ("name", "nickname", "player_name", "username", "display_name", "label")
+
+
+def _object_name(value):
+    """The name of a player-like object: .name, ['name'], or its first short text attribute."""
+    if isinstance(value, dict):
+        for key in NAME_KEYS:
+            if isinstance(value.get(key), str):
+                return value[key]
+        return None
+    if callable(value) or isinstance(value, (int, float, list, tuple, set, type)):
+        return None
+    for key in NAME_KEYS:
+        found = getattr(value, key, None)
+        if isinstance(found, str):
+            return found
+    fields = getattr(value, "__dict__", None)
+    if isinstance(fields, dict):
+        for found in fields.values():
+            if isinstance(found, str) and 0 < len(found) <= 30 and "\n" not in found:
+                return found
+    return None
+
+
 def _describe(value):
     """A short JSON-able picture of one item of a population."""
     if isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, str):
         return value[:40]
-    name = value.get("name") if isinstance(value, dict) else getattr(value, "name", None)
+    name = _object_name(value)
     if isinstance(name, str):
         return {"name": name[:40]}
     if isinstance(value, (list, tuple)) and value and isinstance(value[0], str):
@@ -277,12 +301,12 @@ def _short_strings(mapping, prefix=""):
         if isinstance(value, str):
             if 0 < len(value) <= 30 and "\n" not in value:
                 found.append([prefix + key, value])
-        elif isinstance(value, dict):
-            name = value.get("name") if len(value) < 40 else None
+        elif isinstance(value, dict) and len(value) < 40:
+            name = _object_name(value)
             if isinstance(name, str) and 0 < len(name) <= 30:
                 found.append([prefix + key + "['name']", name])
-        elif not isinstance(value, (int, float, list, tuple, set, type)):
-            name = getattr(value, "name", None) if not callable(value) else None
+        elif key != "self" and not isinstance(value, (int, float, list, tuple, set, type)):
+            name = _object_name(value)
             if isinstance(name, str) and 0 < len(name) <= 30:
                 found.append([prefix + key + ".name", name])
     return found
