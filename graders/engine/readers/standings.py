@@ -20,7 +20,7 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 
 # After a name: punctuation, a short note in brackets, and a few linking words, then the number
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
-NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,12}"
+NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
                          r"(?:(?:now\s+)?(?:has|have|with|holds|chips?|total|count)\b"
                          r"[^\w\d-]{0,6})*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)", re.I)
 
