@@ -24,6 +24,15 @@ NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "sc
              "round", "chips:", "three", "kind", "pair", "welcome", "note", "rule", "step"}
 
 
+OTHER_ROLE = re.compile(r"low|high|best|worst|win|los|lead|target|beat|prev|last|next|first|"
+                        r"top|bottom|champ|tie|starter|dealer")
+
+
+def _base(var: str) -> str:
+    """'self.player.name' -> 'player'; "p['name']" -> 'p'."""
+    return re.sub(r"^self\.|\.name$|\['name'\]$", "", var.lower())
+
+
 @dataclass
 class Plan:
     """What a scenario wants: the order of play and the dice, by round/position/roll."""
@@ -109,8 +118,12 @@ class PocoPolicy(DrawPolicy):
         human (the human's name sits in some variable all game long).
         """
         known = set(self.names)
+        side = self._side_from_functions(event.get("stack", []))
         for frame in event.get("stack", []):
             found = [(var, value) for var, value in frame.get("strings", []) if value in known]
+            # 'lowest_name', 'best_player', 'winner'... name someone, but not the roller
+            rolling = [(var, v) for var, v in found if not OTHER_ROLE.search(_base(var))]
+            found = rolling or found
             for var, value in found:
                 key = (frame.get("fn"), var)
                 first = self.first_seen.setdefault(key, value)
@@ -119,19 +132,17 @@ class PocoPolicy(DrawPolicy):
             distinct = {value for _, value in found}
             if len(distinct) == 1:
                 only = distinct.pop()
-                side = self._side_from_functions(event.get("stack", []))
                 if only == self.human and side == "computer":
                     return None          # the human's name sits in main; a computer is rolling
                 if only != self.human and side == "human":
                     return self.human
                 return only
             if len(distinct) > 1:
+                if side == "human" and self.human in distinct:
+                    return self.human
                 moving = [v for var, v in found if (frame.get("fn"), var) in self.varying]
                 if moving:
                     return moving[0]
-                side = self._side_from_functions(event.get("stack", []))
-                if side == "human" and self.human in distinct:
-                    return self.human
                 others = [(var, v) for var, v in found if v != self.human]
                 if side == "computer" or len({v for _, v in others}) == 1:
                     return self._most_current(others) if others else None
@@ -154,7 +165,7 @@ class PocoPolicy(DrawPolicy):
         """Among several named players, the one in the variable most likely to hold the
         player whose turn it is ('player', 'current', ...) rather than the human's name."""
         def score(pair):
-            base = re.sub(r"^self\.|\.name$|\['name'\]$", "", pair[0].lower())
+            base = _base(pair[0])
             if base in HUMAN_HINTS or re.search(r"human|user|your|(^|_)my", base):
                 return 0
             if re.search(r"current|player$|^player|who|turn|roller|active", base):
