@@ -32,7 +32,7 @@ class UsageError(Exception):
 def assignments() -> list[str]:
     """Assignments with both a rubric and a grader module."""
     return sorted(p.parent.name for p in (KIT_ROOT / "assignments").glob("*/rubric.toml")
-                  if (GRADERS / p.parent.name / "checks.py").exists())
+                  if any((GRADERS / p.parent.name).glob("checks*.py")))
 
 
 def _rubric(name: str) -> Rubric:

@@ -20,8 +20,9 @@ def clean(text: str) -> str:
     lines = []
     for line in text.split("\n"):
         if "\r" in line:
-            parts = [p for p in line.split("\r") if p.strip()]
-            line = parts[-1] if parts else ""
+            # what follows a carriage return overwrites the line on a real screen (even
+            # when it arrives later: a "rolling..." frame is replaced by the next output)
+            line = line.split("\r")[-1]
         while "\b" in line:
             shorter = re.sub(r"[^\b]\b", "", line)
             line = shorter if shorter != line else line.replace("\b", "")

@@ -1,100 +1,45 @@
-"""The PocoLoco grader: one check per rubric item, reading the scenarios in ``scenarios.py``.
+"""The PocoLoco grader's game items: one check per rubric item, reading the scenarios of
+``scenarios.py`` (played once per submission by the ``games`` fixture in ``conftest.py``).
 
-Checks never charge one defect twice where the handout separates them: ``chips`` is judged
-against the program's own choice of loser, ``winner-loser`` on rounds whose outcome does not
-depend on special rolls or on how 1s and 6s are scored, and ``special-rolls`` on labels and the
-ranking of special rolls.
+A defect is charged to one item only, as the handout separates them:
+* ``winner-loser`` is judged on rounds whose outcome depends neither on special rolls nor on
+  how 1s and 6s score; ``tie-break`` and ``special-rolls`` do not charge a wrong loser again;
+* ``chips`` is judged against the program's own loser and its own winner's category;
+* ``roll-limit`` counts rolls actually made; ``roll-again`` counts the questions asked.
 """
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graders.engine import static
 from graders.engine.readers.boxes import find_boxed
 from graders.engine.readers.dice import find_dice
 
 from . import rules
-from .play import HUMAN, play
-from .reading import Reading
-from .scenarios import ALL, GAME_OVER, LONG, ROUND_TEN, STRATEGY, TIES
-
-WORKERS = 2                      # scenario runs in parallel (each is its own process)
-TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break", re.I)
-WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
-
-
-# ---------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="session")
-def games(submission, budget, notes, attach) -> dict[str, Reading | None]:
-    """Every scenario, played once per submission (two at a time)."""
-    def run(scenario):
-        if budget.left < 0.5:
-            return scenario.name, None
-        return scenario.name, play(submission.files, scenario, budget.left)
-
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        played = dict(pool.map(run, ALL))
-    readings, endings = {}, {}
-    for scenario in ALL:
-        game = played[scenario.name]
-        if game is None:
-            notes(f"Game '{scenario.name}' was not played: the time budget was used up.", True)
-            readings[scenario.name] = None
-            continue
-        readings[scenario.name] = Reading(game)
-        ended = game.transcript
-        attach(f"transcripts/{scenario.name}.txt",
-               f"Game '{scenario.name}': {scenario.purpose}. {scenario.chips} chips each.\n"
-               f"«...» is what the grader typed; [dice: ...] are the dice it loaded.\n\n"
-               + ended.render(max_lines=100_000) + f"\n\n{ended.ended_how}\n")
-        if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
-            problem = ended.crashed or ended.outcome.get("status") == "limit"
-            endings.setdefault((ended.ended_how, problem), []).append(scenario)
-    for (how, problem), scenarios in endings.items():
-        games = ", ".join(f"'{s.name}' ({s.purpose})" for s in scenarios)
-        notes(f"{how.rstrip('.')}. This happened in {len(scenarios)} of the grader's "
-              f"{len(ALL)} games: {games}.", problem)
-    return readings
-
-
-def _game(games, scenario, result) -> Reading:
-    reading = games.get(scenario.name)
-    if reading is None or not reading.rounds:
-        why = reading.transcript.ended_how if reading else "it was not run"
-        evidence = reading.transcript.render(max_lines=60) if reading else None
-        result.fail(f"The grader could not play the '{scenario.name}' game with your program "
-                    f"({scenario.purpose}). {why}", evidence=evidence)
-    return reading
-
-
-def _need_round(reading: Reading, index: int, result, scenario) -> None:
-    if not reading.complete(index):
-        tail = reading.transcript.render(max(0, len(reading.text) - 2500), None, max_lines=40)
-        result.fail(f"The '{scenario.name}' game did not get through Round {index + 1}, which "
-                    f"this item needs. {reading.transcript.ended_how}", evidence=tail)
+from .judging import (ROUND_ONE, TIE_WORDS, WIN_WORDS, game, have_round, human_allowed, intro,
+                      labels, limit_breaks, plain_losers_right, points_shown, span_of,
+                      winner_category)
+from .scenarios import GAME_OVER, LONG, ROUND_TEN, STRATEGY, TIES
 
 
 # ---------------------------------------------------------------------------- set-up, text
 @pytest.mark.item("setup")
 def check_asks_name_and_chips(games, result):
-    reading = _game(games, LONG, result)
+    reading = game(games, LONG, result)
     kinds = [d.kind for d in reading.game.decisions]
+    opening = reading.excerpt(reading.before(0), 40)
     if "name" not in kinds:
         result.fail("Your program never asked for the player's name (no question mentioning "
-                    "'name').", evidence=reading.excerpt(reading.before(0), 40))
+                    "'name').", evidence=opening)
     if "chips" not in kinds:
         result.fail("Your program never asked how many chips everyone starts with.",
-                    evidence=reading.excerpt(reading.before(0), 40))
+                    evidence=opening)
     start = reading.standings_before(0)
     if start and any(value != LONG.chips for value in start.values()):
         result.fail(f"The grader answered {LONG.chips} chips, but Round 1 did not start with "
                     f"{LONG.chips} chips each.", expected=f"everyone: {LONG.chips}",
-                    actual=str(start), evidence=reading.excerpt(reading.before(0), 40))
-    if HUMAN not in reading.slice(reading.before(0)) + reading.slice((0, len(reading.text))):
-        result.fail(f"The name the grader typed ({HUMAN}) never appears in the output.")
+                    actual=str(start), evidence=opening)
     computers = len(reading.names) - 1
     if computers != 3 and reading.complete(0):
         result.partial(0.5, f"The game has {computers} computer players; the handout asks for "
@@ -103,56 +48,81 @@ def check_asks_name_and_chips(games, result):
 
 @pytest.mark.item("instructions")
 def check_title_and_instructions(games, result):
-    reading = _game(games, LONG, result)
-    intro = reading.slice(reading.before(0))
-    words = re.findall(r"[A-Za-z]+", intro)
-    topics = {t for t in ("roll", "dice", "chip", "poco", "loco", "lowest", "round", "turn")
-              if re.search(t, intro, re.I)}
-    result.measure("words before the first roll", len(words))
-    opening = "\n".join(intro.strip().split("\n")[:15])
-    letters = re.sub(r"[^a-z]", "", opening.lower())
-    banner = any(len(re.sub(r"[\w\s]", "", line)) >= 15 for line in opening.split("\n"))
-    if not ("poco" in letters or "loco" in letters or "welcome" in letters or banner):
-        result.partial(0.5, "No title: 'PocoLoco' does not appear before the game starts.")
-    if len(words) < 40 or len(topics) < 3:
-        result.fail("Expected instructions on how to play before the first roll (at least a "
-                    "few sentences about rolling dice, chips and who wins).",
+    reading = game(games, LONG, result)
+    span = intro(reading)
+    # the answers to set-up questions and greetings by name are not instructions
+    asked = [d.wording for d in reading.game.decisions]
+    text = "\n".join(line for line in reading.slice(span).split("\n")
+                     if reading.human not in line and not any(a and a in line for a in asked))
+    words = re.findall(r"[A-Za-z]+", text)
+    topics = {t for t in ("roll", "dice", "chip", "poco", "loco", "lowest", "round", "turn",
+                          "win") if re.search(t, text, re.I)}
+    result.measure("words before the first round", len(words))
+    top = [line for line in text.split("\n") if line.strip()][:6]
+    # a title is a short heading naming the game (or its letters spaced out, "P O C O"),
+    # not a sentence that happens to mention it
+    letters = [re.sub(r"[^a-z]", "", line.lower()) for line in top
+               if len(re.findall(r"[A-Za-z]+", line)) <= 6
+               or all(len(w) == 1 for w in re.findall(r"[A-Za-z]+", line))]
+    banner = sum(1 for line in top if len(re.sub(r"[\w\s]", "", line)) >= 10) >= 2
+    if not (any("pocoloco" in line or "welcome" in line for line in letters) or banner):
+        result.partial(0.5, "No title: the first lines printed do not name the game "
+                            "(e.g. 'Welcome to PocoLoco!').", actual="\n".join(top))
+    if len(words) < 25 or len(topics) < 3:
+        result.fail("Expected instructions on how to play before the first round (a few "
+                    "sentences about rolling dice, chips and who wins).",
                     actual=f"{len(words)} words, mentioning {sorted(topics) or 'none'}",
-                    evidence=reading.excerpt(reading.before(0), 50))
+                    evidence=reading.excerpt(span, 50))
 
 
 # ---------------------------------------------------------------------------- tie-break
 @pytest.mark.item("tie-break")
 def check_tie_break_described(games, result):
-    reading = _game(games, LONG, result)
-    if not TIE_WORDS.search(reading.slice(reading.before(0))):
+    reading = game(games, LONG, result)
+    if not TIE_WORDS.search(reading.slice(intro(reading))):
         result.fail("The instructions do not say how ties are broken (no mention of a tie).",
-                    evidence=reading.excerpt(reading.before(0), 50))
+                    evidence=reading.excerpt(intro(reading), 50))
 
 
 @pytest.mark.item("tie-break")
 def check_tie_break_applied(games, result):
-    reading = _game(games, TIES, result)
+    reading = game(games, TIES, result)
+    long_game = games.get(LONG.name)
+    rule = long_game.slice(intro(long_game)) if long_game else ""
+    # only a tie rule that leaves the choice to chance needs a random draw in a tied round
+    # ("ties go to whoever rolled first; the order is random" is not such a rule)
+    sentences = [s for s in re.split(r"[.!?\n]", rule) if TIE_WORDS.search(s)]
+    says_random = any(re.search(r"random|chance|coin|luck|roll[- ]?off|re-?roll", s, re.I)
+                      and not re.search(r"order|first|earl|turn", s, re.I) for s in sentences)
+    losers_right = plain_losers_right(games)
+    draws_in_ties = 0
     for index, what in ((0, "two players tie for the lowest roll"),
                         (1, "three players tie for the lowest roll"),
                         (2, "two PoCo!s tie for the highest roll")):
-        _need_round(reading, index, result, TIES)
+        if not have_round(reading, index, result, TIES):
+            continue
         high, low, amount = reading.expected(index)
         receiver, before, after = reading.receiver(index)
-        span = (reading.round(index).start, reading.after(index)[1])
-        if before and after and receiver is not None and receiver not in low:
+        span = span_of(reading, index)
+        if index < 2:
+            draws_in_ties += reading.draws_between(reading.after(index))
+        if receiver is not None and receiver not in low and losers_right is not False:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(low))}), but "
                         f"{receiver} received the chips.", evidence=reading.excerpt(span))
         if before and after and receiver is None and after == before:
             result.fail(f"Round {index + 1}: {what}, and nobody received any chips.",
                         evidence=reading.excerpt(span))
+    if says_random and draws_in_ties == 0 and reading.complete(1):
+        result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
+                    "the program made no random choice: the same tied player would always be "
+                    "picked.", evidence=reading.excerpt(span_of(reading, 1)))
 
 
 # ---------------------------------------------------------------------------- round box
 @pytest.mark.item("round-box")
 def check_round_box(games, result):
-    reading = _game(games, LONG, result)
-    boxes = find_boxed(reading.text, r"\bround\s*#?\s*:?\s*1\b")
+    reading = game(games, LONG, result)
+    boxes = find_boxed(reading.text, ROUND_ONE.pattern)
     boxed = [b for _, b in boxes if b is not None]
     if not boxed:
         lines = [m.string for m, _ in boxes][:3]
@@ -176,7 +146,7 @@ def check_round_box(games, result):
 # ---------------------------------------------------------------------------- standings
 @pytest.mark.item("standings")
 def check_standings_each_round(games, result):
-    reading = _game(games, LONG, result)
+    reading = game(games, LONG, result)
     missing = []
     for round_ in reading.rounds[:LONG.rounds]:
         if len(reading.standings_before(round_.index)) < len(reading.names):
@@ -192,174 +162,114 @@ def check_standings_each_round(games, result):
 
 
 # ---------------------------------------------------------------------------- rolling
-def _limit_breaks(reading: Reading) -> list[str]:
-    """Rounds where someone rolled more often than allowed (first: 3; then the one before)."""
-    problems = []
-    for round_ in reading.rounds:
-        if "?" in round_.turns or not reading.complete(round_.index):
-            continue
-        allowed = 3
-        for player in round_.order:
-            count = round_.rolls_of(player)
-            if count > allowed:
-                problems.append(f"Round {round_.index + 1}: {player} rolled {count} times but "
-                                f"could roll at most {allowed}")
-            allowed = min(allowed, count)
-    return problems
-
-
 @pytest.mark.item("roll-limit")
 def check_roll_limit(games, result):
-    reading = _game(games, LONG, result)
-    _need_round(reading, 0, result, LONG)
+    reading = game(games, LONG, result)
+    have_round(reading, 0, result, LONG)
     problems = []
-    for round_ in reading.rounds[:LONG.rounds]:
-        allowed = _human_allowed(round_)
-        if allowed is None:
-            continue
-        if reading.offers(round_.index) > allowed - 1:
-            problems.append(f"Round {round_.index + 1}: {HUMAN} could roll at most {allowed} "
-                            f"time(s) but was asked {reading.offers(round_.index)} time(s) "
-                            f"whether to roll again")
-    for name in (STRATEGY.name, LONG.name, TIES.name):
-        other = games.get(name)
+    for scenario in (LONG, STRATEGY, TIES):
+        other = games.get(scenario.name)
         if other is not None:
-            problems += [p + f" ('{name}' game)" for p in _limit_breaks(other)]
-    if reading.complete(1) and reading.offers(1) > 2:
-        problems.append(f"Round 2: {HUMAN} went first and was offered a fourth roll")
+            problems += [p + f" ('{scenario.name}' game)" for p in limit_breaks(other)]
     if problems:
         span = (reading.before(0)[1], reading.after(1)[0])
-        result.fail("Players must roll at most 3 times, and never more often than the player "
+        result.fail("Players may roll at most 3 times, and never more often than the player "
                     "before them in the round. " + "; ".join(dict.fromkeys(problems)) + ".",
                     evidence=reading.excerpt(span, 80))
 
 
-def _human_allowed(round_) -> int | None:
-    """How many rolls the human could make in a round (from the rolls before them)."""
-    if HUMAN not in round_.order or "?" in round_.turns:
-        return None
-    before = round_.order[:round_.order.index(HUMAN)]
-    return min([3] + [round_.rolls_of(p) for p in before])
-
-
 @pytest.mark.item("roll-again")
 def check_roll_again_offered(games, result):
-    reading = _game(games, LONG, result)
-    _need_round(reading, 1, result, LONG)
+    reading = game(games, LONG, result)
+    have_round(reading, 1, result, LONG)
     judged = 0
     for scenario in (LONG, STRATEGY):
-        game = games.get(scenario.name)
-        for round_ in (game.rounds if game else []):
-            allowed = _human_allowed(round_)
-            if not allowed or allowed < 2 or not game.complete(round_.index):
+        played = games.get(scenario.name)
+        for round_ in (played.rounds if played else []):
+            human = played.human
+            allowed = human_allowed(round_, human)
+            if not allowed or not played.complete(round_.index):
+                continue
+            span = (played.before(round_.index)[0], played.after(round_.index)[0])
+            where = f"In Round {round_.index + 1} of the '{scenario.name}' game"
+            ignored = played.ignored_yes(round_.index)
+            if ignored:
+                result.fail(f"{where} {human} was asked whether to roll again after roll "
+                            f"{ignored[0]}, answered yes, and did not get another roll: ask "
+                            f"only when another roll is allowed.",
+                            evidence=played.excerpt(span))
+            if allowed < 2:
                 continue
             said_yes = scenario.human_rolls is True or round_.index in scenario.human_rolls
             wanted = allowed - 1 if said_yes else 1
-            offers = game.offers(round_.index)
+            offers = played.offers(round_.index)
             judged += 1
             if offers < wanted:
-                span = (game.before(round_.index)[0], game.after(round_.index)[0])
                 rolls = "answered yes each time" if said_yes else "answered no"
-                result.fail(f"In Round {round_.index + 1} of the '{scenario.name}' game "
-                            f"{HUMAN} could roll up to {allowed} times and {rolls}, so should "
-                            f"have been asked {wanted} time(s) whether to roll again; your "
-                            f"program asked {offers} time(s).", expected=f"{wanted} question(s)",
-                            actual=f"{offers}", evidence=game.excerpt(span))
+                result.fail(f"{where} {human} could roll up to {allowed} times and {rolls}, so "
+                            f"should have been asked {wanted} time(s) whether to roll again; "
+                            f"your program asked {offers} time(s).",
+                            expected=f"{wanted} question(s)", actual=f"{offers}",
+                            evidence=played.excerpt(span))
     result.measure("rounds where the human could roll more than once", judged)
     if not judged:
-        result.fail(f"The grader never saw a round where {HUMAN} could roll more than once, "
-                    "so the roll-again question could not be checked.")
+        result.fail(f"The grader never saw a round where {reading.human} could roll more than "
+                    "once, so the roll-again question could not be checked.")
 
 
 # ---------------------------------------------------------------------------- scoring
-def _round_text(reading: Reading, index: int) -> str:
-    round_ = reading.round(index)
-    return reading.text[round_.start:reading.after(index)[1]]
-
-
-def _labels(reading: Reading) -> tuple[list[str], list[str]]:
-    """(special rolls whose name is shown, special rolls whose name is missing)."""
-    shown, missing = [], []
-    words = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
-             "triple": r"three|triple|trip|kind|3x|x3"}
-    for round_ in reading.rounds[:LONG.rounds]:
-        for player, turn in round_.turns.items():
-            kind = rules.category(turn.final)
-            if kind == "points" or not reading.shown(turn, len(turn.rolls) - 1):
-                continue
-            end = turn.ends[-1]
-            text = reading.text[end:reading.after(round_.index)[1]]
-            label = f"{' '.join(map(str, turn.final))} ({player}, Round {round_.index + 1})"
-            (shown if re.search(words[kind], text, re.I) else missing).append(label)
-    return shown, missing
-
-
 @pytest.mark.item("special-rolls")
 def check_special_rolls(games, result):
-    reading = _game(games, LONG, result)
-    for index in (0, 1, 4, 5, 6):
-        _need_round(reading, index, result, LONG)
-    shown, missing = _labels(reading)
+    reading = game(games, LONG, result)
+    shown, missing = labels(reading)
     result.measure("special rolls named", f"{len(shown)} of {len(shown) + len(missing)}")
     if missing and shown:
         result.fail("Some special rolls were not named as such: " + ", ".join(missing) + ".",
                     expected="PoCo! for 4 5 6 (any order), Loco! for 1 2 3, three-of-a-kind")
-    for index, why in ((4, "Loco! beats any points total"),
-                       (5, "5 5 5 beats 2 2 2 and 1 1 1"), (6, "PoCo! beats 6 6 6"),
-                       (0, "PoCo! beats any points total")):
-        if not reading.complete(index):
+    if plain_losers_right(games) is False:
+        result.note("Your program picks the wrong loser in ordinary rounds (see "
+                    "winner-loser), so the ranking of special rolls was judged by names only.")
+        return
+    for index, why in ((0, "PoCo! beats any points total"), (1, "6 6 6 beats Loco!"),
+                       (4, "Loco! beats any points total"),
+                       (5, "5 5 5 beats 2 2 2 and 1 1 1"), (6, "PoCo! beats 6 6 6")):
+        if not have_round(reading, index, result, LONG):
             continue
         high, low, amount = reading.expected(index)
         named = reading.announced_winner(index)
-        span = (reading.round(index).start, reading.after(index)[1])
         if named is not None and named not in high:
             result.fail(f"Round {index + 1}: {why}, so the round's best roll was "
                         f"{' or '.join(sorted(high))}'s, but your program named {named}.",
-                        evidence=reading.excerpt(span))
+                        evidence=reading.excerpt(span_of(reading, index)))
         receiver, before, after = reading.receiver(index)
-        if receiver and not missing and not shown:
-            paid = before[receiver] - after[receiver]
-            if paid and abs(paid) != amount * 3:
+        if receiver and receiver in after and not shown and not missing and named is None:
+            paid = after[receiver] - before[receiver]
+            if paid and paid != amount * (len(before) - 1):
                 result.fail(f"Round {index + 1}: {why}; the chips moved as if it had not been "
-                            "recognised.", evidence=reading.excerpt(span))
-
-
-def _points_shown(reading: Reading) -> tuple[list[str], list[str]]:
-    good, bad = [], []
-    for round_ in reading.rounds[:LONG.rounds]:
-        after = reading.after(round_.index)
-        for player, turn in round_.turns.items():
-            if rules.category(turn.final) != "points" or \
-                    not reading.shown(turn, len(turn.rolls) - 1):
-                continue        # a roll the program never shows is not judged here
-            value = rules.points(turn.final)
-            text = reading.text[turn.ends[-1]:after[1]]
-            label = f"{' '.join(map(str, turn.final))} = {value} ({player})"
-            (good if re.search(rf"(?<![\d.]){value}(?![\d.])", text) else bad).append(label)
-    return good, bad
+                            "recognised.", evidence=reading.excerpt(span_of(reading, index)))
 
 
 @pytest.mark.item("points")
 def check_points_totals(games, result):
-    reading = _game(games, LONG, result)
-    good, bad = _points_shown(reading)
+    reading = game(games, LONG, result)
+    good, bad = points_shown(reading)
     result.measure("points totals shown correctly", f"{len(good)} of {len(good) + len(bad)}")
+    four = span_of(reading, 3) if reading.round(3) else None
     if good and bad:
         fraction = len(good) / (len(good) + len(bad))
         result.fail("Some points totals were wrong or missing (1 = 100, 6 = 60, others face "
-                    "value): " + "; ".join(bad[:6]) + ".", fraction=0.0 if fraction < 0.8 else
-                    0.5, evidence=reading.excerpt((reading.round(3).start,
-                                                   reading.after(3)[1])) if reading.round(3)
-                    else None)
+                    "value): " + "; ".join(bad[:6]) + ".",
+                    fraction=0.0 if fraction < 0.8 else 0.5,
+                    evidence=reading.excerpt(four) if four else None)
     if not good:
-        _need_round(reading, 3, result, LONG)
+        if not have_round(reading, 3, result, LONG):
+            return
         receiver, before, after = reading.receiver(3)
         high, low, amount = reading.expected(3)
         if receiver is not None and receiver not in low:
             result.fail("Your program does not show points totals, and in Round 4 (1 6 2 = 162 "
                         "beats 6 6 5 = 125; 5 5 4 = 14 is lowest) the wrong player received "
-                        "the chips.", evidence=reading.excerpt((reading.round(3).start,
-                                                                reading.after(3)[1])))
+                        "the chips.", evidence=reading.excerpt(four))
         if receiver is None and bad:
             result.fail("The grader found no correct points total in your output: "
                         + "; ".join(bad[:6]) + ".")
@@ -368,11 +278,12 @@ def check_points_totals(games, result):
 # ---------------------------------------------------------------------------- round outcome
 @pytest.mark.item("winner-loser")
 def check_winner_and_loser(games, result):
-    reading = _game(games, LONG, result)
+    reading = game(games, LONG, result)
     for index in (0, 2, 5):
-        _need_round(reading, index, result, LONG)
+        if not have_round(reading, index, result, LONG):
+            continue
         high, low, amount = reading.expected(index)
-        span = (reading.round(index).start, reading.after(index)[1])
+        span = span_of(reading, index)
         finals = "; ".join(f"{p} {rules.describe(r)}" for p, r in
                            reading.round(index).finals.items())
         receiver, before, after = reading.receiver(index)
@@ -389,46 +300,45 @@ def check_winner_and_loser(games, result):
 
 @pytest.mark.item("chips")
 def check_chip_transfers(games, result):
-    reading = _game(games, LONG, result)
-    shown, missing = _labels(reading)
+    reading = game(games, LONG, result)
+    shown, missing = labels(reading)
     unrecognised = {label.split(" (")[0] for label in missing}
     judged = 0
     for round_ in reading.rounds[:LONG.rounds]:
         index = round_.index
         if not reading.complete(index):
             continue
-        high, low, amount = reading.expected(index)
         best = max(round_.finals.values(), key=rules.rank)
         if " ".join(map(str, best)) in unrecognised:
             continue     # charged under special-rolls, not here
+        high, low, _ = reading.expected(index)
         receiver, before, after = reading.receiver(index)
-        if receiver is None and len(before) == len(after) == len(reading.names) \
-                and len(low) == 1:
+        if receiver is None and before and len(low) == 1 and next(iter(low)) in before:
             receiver = next(iter(low))       # nobody gained: judge against the real loser
-        if receiver is None:
+        if receiver is None or receiver not in before:
             continue
         judged += 1
+        kind = winner_category(reading, index)    # the program's own winner decides
+        amount = rules.CHIPS_FOR[kind]
         allowed = rules.acceptable_chips(before, receiver, amount)
         if after not in allowed:
-            kind = rules.CATEGORY_NAMES[rules.category(best)]
-            result.fail(f"Round {index + 1}: the best roll was {kind}, so everyone except "
-                        f"{receiver} should give {receiver} {amount} chip(s).",
-                        expected=str(allowed[0]), actual=str(after),
-                        evidence=reading.excerpt((round_.start, reading.after(index)[1])))
+            result.fail(f"Round {index + 1}: the winning roll was {rules.CATEGORY_NAMES[kind]}, "
+                        f"so everyone except {receiver} should give {receiver} {amount} "
+                        f"chip(s).", expected=str(allowed[0]), actual=str(after),
+                        evidence=reading.excerpt(span_of(reading, index)))
     end = games.get(GAME_OVER.name)
-    if end is not None and end.rounds and not end.game.stopped_early:
-        final = end.standings_at_end()
-        if final and final.get(HUMAN) not in (0, None) and not judged:
-            result.fail("At the end of the game the chip counts were not what the rounds "
-                        "give.", expected=f"{HUMAN}: 0, everyone else 4", actual=str(final))
+    final = end.standings_at_end() if end is not None and end.rounds else {}
+    if not judged and final and final.get(end.human) not in (0, None):
+        result.fail("At the end of the game the chip counts were not what the rounds give.",
+                    expected=f"{end.human}: 0, everyone else 4", actual=str(final))
     result.measure("rounds whose chip transfers were checked", judged)
-    if not judged and (end is None or not end.standings_at_end()):
+    if not judged and not final:
         result.fail("The grader could not find chip counts to check (no standings).")
 
 
 @pytest.mark.item("game-over")
 def check_game_over(games, result):
-    reading = _game(games, GAME_OVER, result)
+    reading = game(games, GAME_OVER, result)
     last = reading.rounds[-1]
     tail_span = reading.after(last.index)
     tail = reading.slice(tail_span)
@@ -444,7 +354,7 @@ def check_game_over(games, result):
     fewest = min(final.values())
     winners = [name for name, chips in final.items() if chips == fewest]
     lines = [line for line in tail.split("\n") if WIN_WORDS.search(line)
-             and any(name in line for name in winners)]
+             and any(name in line for name in winners) and not re.search(r"round", line, re.I)]
     if not lines:
         result.fail(f"The game ended with {' and '.join(winners)} on {fewest} chips, but the "
                     f"grader found no line naming the winner.",
@@ -452,49 +362,83 @@ def check_game_over(games, result):
 
 
 # ---------------------------------------------------------------------------- strategy
+def _clear_decisions(reading, judge_ranks: bool) -> tuple[int, list[tuple[str, int]]]:
+    """Computer decisions, as they happened, where one choice is clearly better:
+    never roll again on PoCo! or 6 6 6; never stop on 2 2 3 (the worst roll) with rolls left;
+    never stop last in the round, strictly below everyone, with rolls left."""
+    judged, wrong = 0, []
+    for round_ in reading.rounds:
+        if not reading.complete(round_.index) or "?" in round_.turns:
+            continue
+        allowed, kept = 3, {}
+        for pos, player in enumerate(round_.order):
+            turn = round_.turns[player]
+            last = pos == len(round_.order) - 1
+            for number, roll in enumerate(turn.rolls if player != reading.human else []):
+                again, left = number + 1 < len(turn.rolls), number + 1 < allowed
+                best = judge_ranks and (rules.category(roll) == "poco" or
+                                        sorted(roll) == [6, 6, 6])
+                lowest = judge_ranks and last and kept and \
+                    rules.rank(roll) < min(rules.rank(r) for r in kept.values())
+                if best:
+                    judged += 1
+                    if again:
+                        wrong.append((f"Round {round_.index + 1}: {player} rolled "
+                                      f"{rules.describe(roll)} and rolled again anyway",
+                                      round_.index))
+                elif not again and left and (sorted(roll) == [2, 2, 3] or lowest):
+                    judged += 1
+                    why = "the worst roll possible" if sorted(roll) == [2, 2, 3] else \
+                        "last to play and below everyone else's roll"
+                    wrong.append((f"Round {round_.index + 1}: {player} stopped on "
+                                  f"{rules.describe(roll)} ({why}) with rolls left", round_.index))
+                elif again and (sorted(roll) == [2, 2, 3] or lowest):
+                    judged += 1
+            kept[player] = turn.final
+            allowed = min(allowed, len(turn.rolls))
+    return judged, wrong
+
+
 @pytest.mark.item("strategy")
 def check_computer_strategy(games, result):
-    reading = _game(games, STRATEGY, result)
+    reading = game(games, STRATEGY, result)
+    have_round(reading, 1, result, STRATEGY)
     long_game = games.get(LONG.name)
-    recognises_specials = long_game is None or not _labels(long_game)[1]
-    _need_round(reading, 0, result, STRATEGY)
-    zero = reading.round(0)
-    holder = zero.player_at(1)
-    if holder and zero.rolls_of(holder) > 1:
-        result.fail(f"{holder} rolled 6 6 6 (only a PoCo! beats it) but rolled again.",
-                    evidence=reading.excerpt((zero.start, reading.after(0)[0])))
-    _need_round(reading, 1, result, STRATEGY)
-    one = reading.round(1)
-    span = (one.start, reading.after(1)[0])
-    for pos in (1, 2):
-        player = one.player_at(pos)
-        allowed = min([3] + [one.rolls_of(p) for p in one.order[:pos]])
-        if player and allowed > 1 and one.rolls_of(player) == 1:
-            result.fail(f"{player} rolled 2 2 3 (the worst roll possible, the lowest so far) "
-                        f"with rolls left, and stopped.", evidence=reading.excerpt(span))
-    last = one.player_at(3)
-    allowed = min([3] + [one.rolls_of(p) for p in one.order[:3]])
+    recognises_specials = long_game is None or not labels(long_game)[1]
     if not recognises_specials:
         result.note("Your program does not recognise every special roll (see special-rolls), "
-                    "so the grader did not judge decisions that depend on them.")
-    elif last and allowed > 1 and one.rolls_of(last) == 1:
-        result.fail(f"{last} went last with 1 1 6 (260 points), below everyone else's "
-                    "three-of-a-kind, and stopped with rolls left: a strategy that looks at the "
-                    "scores already rolled would roll again.", evidence=reading.excerpt(span))
+                    "so decisions that depend on comparing rolls were not judged.")
+    judged, wrong = 0, []
+    for scenario in (STRATEGY, LONG):
+        played = games.get(scenario.name)
+        if played is not None:
+            count, found = _clear_decisions(played, recognises_specials)
+            judged += count
+            wrong += [(f"{text} ('{scenario.name}' game)", played, index)
+                      for text, index in found]
+    result.measure("clear-cut computer decisions seen", judged)
+    if wrong:
+        text, played, index = wrong[0]
+        result.fail("A computer player made a choice that is clearly worse, whatever happens "
+                    "next: " + "; ".join(w[0] for w in wrong[:4]) + ".",
+                    evidence=played.excerpt((played.round(index).start,
+                                             played.after(index)[0])))
+    if not judged:
+        result.fail("The grader never saw a computer player in a position where one choice is "
+                    "clearly better, so the strategy could not be judged.")
 
 
 # ---------------------------------------------------------------------------- big dice
 @pytest.mark.item("big-dice")
 def check_big_dice(games, result):
-    reading = _game(games, LONG, result)
+    reading = game(games, LONG, result)
     found, stacked, irregular, total = 0, 0, 0, 0
     example = None
     for round_ in reading.rounds[:3]:
         for player, turn in round_.turns.items():
             for number, end in enumerate(turn.ends):
                 total += 1
-                text = reading.text[end:end + 3000]
-                art = find_dice(text, turn.rolls[number])
+                art = find_dice(reading.text[end:end + 3000], turn.rolls[number])
                 if art is None:
                     example = example or (turn.rolls[number], end)
                     continue
@@ -515,93 +459,3 @@ def check_big_dice(games, result):
         result.partial(0.5, "Some dice do not show the regular pip pattern.")
     if found < total * 0.8:
         result.partial(0.5, f"Only {found} of {total} rolls were drawn as big dice.")
-
-
-# ---------------------------------------------------------------------------- review items
-@pytest.mark.item("ui")
-def check_interface(games, submission, result):
-    reading = _game(games, LONG, result)
-    score = 3.0
-    roll_prompts = [d for d in reading.game.decisions if d.kind == "roll"]
-    unclear = [d.wording for d in roll_prompts if not re.search(r"[(\[]|\bor\b|/", d.wording)]
-    long_lines = [line for line in reading.text.split("\n") if len(line) > 100]
-    rejected = sum(1 for d in reading.game.decisions if d.kind == "other")
-    texts = " | ".join(static.calls_to_print_and_input(submission.main))
-    doubled = re.findall(r"\b([A-Za-z]{2,}) \1\b", texts)
-    result.measure("roll-again questions without the possible answers", len(unclear))
-    result.measure("output lines over 100 characters", len(long_lines))
-    result.measure("questions the grader could not classify", rejected)
-    result.measure("doubled words in printed text", doubled[:5])
-    if unclear:
-        score -= 1
-        result.add_detail(f"A question does not show the possible answers: {unclear[0]!r}.")
-    if long_lines:
-        score -= 1
-        result.add_detail("Some output lines are wider than 100 characters.")
-    if doubled:
-        score -= 0.5
-        result.add_detail(f"Doubled words in printed text: {', '.join(doubled[:3])}.")
-    if any(g is not None and g.transcript.crashed for g in games.values()):
-        score -= 1
-        result.add_detail("The program crashed in at least one game (see 'How the runs went').")
-    result.fraction = max(0.0, score) / 3
-    result.note("Measured automatically; a TA confirms the look and wording of the interface.")
-
-
-@pytest.mark.item("functions")
-def check_functions(games, submission, result):
-    facts = static.facts(submission.main)
-    if facts.parse_error:
-        result.fail(f"The file does not parse: {facts.parse_error}.")
-    own = [f for f in facts.functions if f != "main" and not f.startswith("__")]
-    vague = [f for f in own if len(f) < 4 or re.fullmatch(r"(func|function|f|do|stuff)\d*", f)]
-    human = [f for f in own if re.search(r"human|player|user|my|your", f, re.I) and
-             re.search(r"turn|play|roll|go", f, re.I)]
-    computer = [f for f in own if re.search(r"comp|cpu|ai\b|bot|npc|opponent|auto", f, re.I)]
-    result.measure("functions besides main", len(own))
-    result.measure("human-turn functions", human)
-    result.measure("computer-turn functions", computer)
-    score = 3.0
-    if len(own) < 3:
-        score -= 2
-        result.add_detail(f"Expected at least three functions besides main(); found "
-                          f"{len(own)}: {', '.join(own) or 'none'}.")
-    if vague:
-        score -= 0.5
-        result.add_detail(f"Names that do not say what the function does: {', '.join(vague)}.")
-    if not human or not computer:
-        score -= 1
-        result.add_detail("Expected one function for the human's turn and a different one for "
-                          "the computer's turn (e.g. human_turn and computer_turn).")
-    result.fraction = max(0.0, score) / 3
-    result.note("Measured automatically; a TA confirms the functions are sensible.")
-
-
-@pytest.mark.item("readability")
-def check_readability(submission, result):
-    report = static.style(submission.main)
-    facts = static.facts(submission.main)
-    short = [n for n in set(facts.names) if len(n) == 1 and n not in "ijkxyn_"]
-    layout = sum(v for k, v in report.issues.items() if k[0] in "EW" and k != "E501")
-    result.measure("lines over 100 characters", len(report.long_lines))
-    result.measure("comment lines", facts.comment_lines)
-    result.measure("docstrings", facts.docstrings)
-    result.measure("one-letter variable names", sorted(short))
-    result.measure("other pycodestyle layout warnings", layout)
-    score = 3.0
-    if report.long_lines:
-        score -= 1
-        shown = ", ".join(f"line {n} ({w} characters)" for n, w in report.long_lines[:5])
-        result.add_detail(f"Lines longer than 100 characters: {shown}.")
-    if facts.comment_lines + facts.docstrings < max(3, facts.code_lines // 40):
-        score -= 1
-        result.add_detail(f"Few comments: {facts.comment_lines} comment lines and "
-                          f"{facts.docstrings} docstrings for {facts.code_lines} lines of code.")
-    if len(short) > 3:
-        score -= 0.5
-        result.add_detail(f"Variable names that do not describe their value: {sorted(short)}.")
-    if layout > max(10, facts.code_lines // 10):
-        score -= 0.5
-        result.add_detail("Inconsistent spacing (pycodestyle): " + "; ".join(report.examples[:3]))
-    result.fraction = max(0.0, score) / 3
-    result.note("Measured automatically; a TA confirms the code reads well.")

@@ -48,6 +48,8 @@ class Decision:
     human_round: int
     human_rolls: int           # complete rolls the human had in that round
     repeat: int = 0            # 0 the first time a prompt is asked; more when it came back
+    intent: str = ""           # what the answer meant: yes, no, enter, or the text typed
+    context: str = ""          # the last lines on screen when it was asked
 
 
 @dataclass
@@ -67,7 +69,11 @@ class Game:
 
 
 def classify(wording: str, context: str) -> str:
-    text = wording or context
+    """What a prompt asks, from its wording; a bare prompt ("> ") is read with the lines
+    printed just before it (a menu)."""
+    text = wording
+    if len(re.sub(r"[^A-Za-z]", "", wording)) < 8:
+        text = " ".join(context.strip().split("\n")[-4:])
     if CHIPS.search(text) and not ROLL.search(text):
         return "chips"
     if NAME.search(text) and not re.search(r"roll|again|continue", text, re.I):
@@ -78,7 +84,8 @@ def classify(wording: str, context: str) -> str:
         return "dice"
     if PLAY_AGAIN.search(text):
         return "again"
-    if ROLL.search(text) and not re.search(r"\b(press|hit)\b.*\benter\b", text, re.I):
+    pause = re.search(r"\b(press|hit)\b.*\benter\b", text, re.I)
+    if ROLL.search(text) and (not pause or re.search(r"again|stop|hold|keep", text, re.I)):
         return "roll"
     if CONTINUE.search(text) or not text.strip():
         return "continue"
@@ -101,7 +108,9 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
             asked[kind] += 1
             if asked[kind] > 3:          # asked again and again: maybe it is something else
                 kind = "other"
-        state = policy.states.get(HUMAN)
+        if kind == "name":
+            policy.named = True
+        state = policy.states.get(policy.human)
         rolls = scenario.human_rolls is True or (
             isinstance(scenario.human_rolls, set) and state is not None
             and state.turn in scenario.human_rolls)
@@ -113,7 +122,7 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
         typed = session.answer(intent)
         decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
                                   state.turn if state else 0, state.rolls if state else 0,
-                                  prompt.repeats))
+                                  prompt.repeats, intent, prompt.context))
     session.close()
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"

@@ -81,6 +81,8 @@ class PocoPolicy(DrawPolicy):
         self.index_player: dict[int, str] = {}         # player number -> name (learned)
         self.varying: set[tuple] = set()
         self.stop_at_round: int | None = None        # end the run when this round starts
+        self.named = False                           # the program asked the human's name
+        self._event: dict = {}
 
     # ------------------------------------------------------------------ who
     @property
@@ -102,10 +104,12 @@ class PocoPolicy(DrawPolicy):
         self._scanned = max(self._scanned, len(self.log) - 1)   # the last 'out' may still grow
         text = "".join(e.text for e in fresh if e.kind == "out")[-20000:]
         text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
-        pattern = r"([A-Z][\w'-]{1,20})\W{0,6}(?:has\s+|with\s+)?(\d+)\b"
+        pattern = r"([A-Z][\w'-]{1,20})\W{0,6}(has\s+|with\s+)?(\d+)\b"
         for match in re.finditer(pattern, text):
-            name, number = match.group(1), int(match.group(2))
-            if number == self.chips and name.lower() not in NOT_NAMES and name != self.human \
+            name, owns, number = match.group(1), match.group(2), int(match.group(3))
+            # a word like "Chip" is a name when it "has 20" (chips), not in "Chips: 20"
+            ordinary = name.lower() in NOT_NAMES and not owns
+            if number == self.chips and not ordinary and name != self.human \
                     and name not in self.computers:
                 self.computers.append(name)
 
@@ -186,6 +190,20 @@ class PocoPolicy(DrawPolicy):
                 text.append(event.text)
         return "".join(reversed(text))[-3000:]
 
+    def _only_flashes_since_last_draw(self) -> bool:
+        """Nothing but carriage-return lines since the last draw: the dice just drawn were
+        flashed on screen and overwritten (a rolling animation), not a roll of their own."""
+        raw = []
+        for event in reversed(self.log or []):
+            if event.kind == "draw":
+                break
+            if event.kind in ("input", "answer"):
+                return False
+            if event.kind == "out":
+                raw.append(event.text)
+        text = "".join(raw)
+        return "\n" not in text and "\r" in text
+
     def _round_heading_since_last_draw(self) -> bool:
         """A "Round 2" heading between two draws starts a new round (even for a player who
         went last and now goes first, when the program does not shuffle with random)."""
@@ -216,7 +234,14 @@ class PocoPolicy(DrawPolicy):
     # ------------------------------------------------------------------ order of play
     def _is_player_population(self, items) -> bool:
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
-        return self.human in names and 3 <= len(names) <= 4
+        if not 3 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
+            return False
+        if self.human not in names and not self.named and not self.states:
+            # The program never asked the human's name: its own name for the human is the
+            # one that says so ("You", "Player"), else the first (humans come first).
+            own = [n for n in names if re.fullmatch(r"(?i)you|player\s*1?|human|me|user", n)]
+            self.human = own[0] if own else names[0]
+        return self.human in names
 
     def _order_of_indexes(self, items: list) -> list[int] | None:
         """A shuffle of player numbers (``[0, 1, 2, 3]``): put the human where the plan wants.
@@ -224,7 +249,7 @@ class PocoPolicy(DrawPolicy):
         Which number is the human is learned from earlier rounds' draws; before that, the
         human is taken to be number 0 (programs list the human first almost always)."""
         n = len(items)
-        round_index = self._new_round()
+        round_index = self._new_round(self._event)
         human = next((i for i, p in self.index_player.items() if p == self.human), 0)
         others = [i for i in range(n) if i != human]
         pos = min(self.plan.position_of_human(round_index), len(others))
@@ -233,6 +258,7 @@ class PocoPolicy(DrawPolicy):
         return perm
 
     def order(self, event: dict):
+        self._event = event
         items = event.get("req", {}).get("items", [])
         if items and items == list(range(len(items))) and 3 <= len(items) <= 4 \
                 and event.get("fn") in ("shuffle", "sample"):
@@ -243,7 +269,7 @@ class PocoPolicy(DrawPolicy):
             return None
         self.learn_names(items)
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
-        round_index = self._new_round()
+        round_index = self._new_round(event)
         computers = [i for i, n in enumerate(names) if n != self.human]
         human = names.index(self.human)
         pos = min(self.plan.position_of_human(round_index), len(computers))
@@ -251,20 +277,30 @@ class PocoPolicy(DrawPolicy):
         self.orders[round_index] = [names[i] for i in perm]
         return perm
 
-    def _new_round(self) -> int:
-        """A shuffle of the players starts a round: close the last turn, return its index."""
+    def _new_round(self, event: dict | None = None) -> int:
+        """A shuffle of the players starts a round: close the last turn and line every player
+        up on that round (dice drawn since the last round, e.g. a tie roll-off, were extra)."""
         if self.last_drawer is not None:
             self._close_turn(self.last_drawer)
             self.last_drawer = None
         self.order_shuffles += 1
-        return max((s.turn for s in self.states.values()), default=0)
+        players = max(3, len(self.names))
+        round_index = 0               # the first round not every player has played
+        while len(self.arrivals.get(round_index, [])) >= players:
+            round_index += 1
+        self.arrivals[round_index] = []
+        for state in self.states.values():
+            state.turn, state.rolls, state.dice = round_index, 0, 0
+        if event is not None:
+            event["kit"] = {"order_round": round_index}
+        return round_index
 
     def choose_index(self, event: dict):
         items = event.get("req", {}).get("items", [])
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
         if self._is_player_population(items):
             self.learn_names(items)
-            round_index = self._new_round()
+            round_index = self._new_round(event)
             computers = [n for n in names if n != self.human]
             pos = self.plan.position_of_human(round_index)
             first = self.human if pos == 0 else computers[0]
@@ -286,6 +322,9 @@ class PocoPolicy(DrawPolicy):
         if self.last_drawer is not None and (player != self.last_drawer or
                                              self._round_heading_since_last_draw()):
             self._close_turn(self.last_drawer)
+        elif player == self.last_drawer and state.dice == 0 and state.rolls and \
+                self._only_flashes_since_last_draw():
+            state.rolls -= 1     # the last triple was an animation frame, not a roll
         self.last_drawer = player
         round_index = state.turn
         if self.stop_at_round is not None and round_index >= self.stop_at_round:

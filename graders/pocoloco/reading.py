@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from graders.engine.readers.standings import last_standings
 
 from . import rules
-from .play import HUMAN, Game
+from .play import Game
 
 
 @dataclass
@@ -53,17 +53,25 @@ class Reading:
         self.game = game
         self.transcript = game.transcript
         self.text = game.transcript.text
-        self.names = [HUMAN] + [n for n in game.policy.computers if n != HUMAN]
+        self.human = game.policy.human          # HUMAN, unless the program never asked
+        self.names = [self.human] + [n for n in game.policy.computers if n != self.human]
         self.rounds = self._rounds()
 
     def _rounds(self) -> list[Round]:
         rolls: dict[tuple[int, str, int], list[int]] = {}
         ends: dict[tuple[int, str, int], int] = {}
         starts: dict[int, int] = {}
+        ordered_at: dict[int, int] = {}       # round -> where the program shuffled its order
         for mark in self.transcript.draws:
             kit = mark.data.get("kit")
+            if kit and "order_round" in kit:
+                ordered_at[kit["order_round"]] = mark.pos
+                continue
             if not kit or not mark.data.get("faces"):
                 continue
+            if mark.pos < ordered_at.get(kit["round"], -1) or (
+                    kit["round"] + 1 in ordered_at and mark.pos > ordered_at[kit["round"] + 1]):
+                continue                      # dice outside the round: a tie roll-off
             key = (kit["round"], kit["player"], kit["roll"])
             rolls.setdefault(key, []).extend(mark.data["faces"])
             ends[key] = mark.pos
@@ -77,7 +85,7 @@ class Reading:
             turn = round_.turns.setdefault(player, Turn(player))
             if player not in round_.order:
                 round_.order.append(player)
-            turn.rolls.append(faces[:3])
+            turn.rolls.append(faces[-3:])     # after animation frames, the last three count
             turn.ends.append(ends[(index, player, number)])
             round_.start = min(round_.start, ends[(index, player, number)])
             round_.end = max(round_.end, ends[(index, player, number)])
@@ -136,16 +144,40 @@ class Reading:
         return sum(1 for d in self.game.decisions if d.kind == "roll" and d.repeat == 0
                    and d.human_round == index and d.human_rolls >= 1)
 
+    def ignored_yes(self, index: int) -> list[int]:
+        """Roll counts at which the human said yes to rolling again and did not roll."""
+        round_ = self.round(index)
+        rolled = round_.rolls_of(self.human) if round_ else 0
+        asked = {d.human_rolls for d in self.game.decisions if d.kind == "roll"
+                 and d.intent == "yes" and d.human_round == index and d.human_rolls >= 1}
+        return sorted(n for n in asked if n >= rolled)
+
+    def draws_between(self, span: tuple[int, int]) -> int:
+        """Random draws in a span, not counting the shuffles that order the next round."""
+        return sum(1 for m in self.transcript.draws if span[0] < m.pos < span[1]
+                   and "order_round" not in (m.data.get("kit") or {}))
+
+    def ended_by_the_rules(self) -> bool:
+        """The program finished on its own and its last standings show someone out of chips."""
+        if self.game.stopped_early or self.transcript.outcome.get("status") not in (
+                "finished", "exit"):
+            return False
+        final = self.standings_at_end()
+        return bool(final) and min(final.values()) <= 0
+
     # ------------------------------------------------------------------ outcomes
     def receiver(self, index: int) -> tuple[str | None, dict, dict]:
         """Who gained chips over round ``index`` (by the program's own standings)."""
         before, after = self.standings_before(index), self.standings_before(index + 1)
         if index + 1 > self.rounds[-1].index if self.rounds else True:
             after = self.standings_at_end() or after
-        players = max(3, len(self.names))
-        if len(before) < players or len(after) < players:
-            return None, before, after
-        gained = [n for n in self.names if after.get(n, 0) > before.get(n, 0)]
+        # standings that leave someone out still tell who gained among the others
+        common = [n for n in self.names if n in before and n in after]
+        if len(common) < max(2, len(self.names) - 1):
+            return None, {}, {}
+        before = {n: before[n] for n in common}
+        after = {n: after[n] for n in common}
+        gained = [n for n in common if after[n] > before[n]]
         return (gained[0] if len(gained) == 1 else None), before, after
 
     def shown(self, turn: Turn, number: int) -> bool:

@@ -14,6 +14,9 @@ from .loaded import LoadedDice
 from .runner import limits_within, make_workdir, remove_workdir
 
 SPOKEN = "Outlook good, says the grader."
+SPEC_SECONDS = 0.5        # each spec does a few microseconds of work
+MAX_HANGS = 2             # specs of a class that may hang before its others are given up
+PROBE_MODULE = '"""Empty: the grader imports dice and magic8ball itself."""\n'
 PRELUDE = '''
 import sys
 import dice
@@ -252,30 +255,40 @@ class ClassEvidence:
 
 def gather(files: dict, seconds_left) -> ClassEvidence:
     """Run every class spec in one sandboxed child."""
-    extra = {"kit_probe.py": '"""Empty: the grader imports dice and magic8ball itself."""\n'}
-    workdir = make_workdir({**files})
-    (workdir / "kit_probe.py").write_text(extra["kit_probe.py"])
+    workdir = make_workdir(files)
+    (workdir / "kit_probe.py").write_text(PROBE_MODULE)
     policy = LoadedDice()
     limits = limits_within(seconds_left(), wall=6, idle=2.5, cpu=8)
     evidence = ClassEvidence()
     try:
         with FunctionCalls(workdir / "kit_probe.py", workdir, module="kit_probe",
                            policy=policy, limits=limits) as calls:
-            for store, specs, prelude in ((evidence.die, DIE_SPECS, PRELUDE),
-                                          (evidence.dice, DICE_SPECS, PRELUDE),
-                                          (evidence.magic, MAGIC_SPECS, MAGIC_PRELUDE)):
+            for store, specs, prelude, module in (
+                    (evidence.die, DIE_SPECS, PRELUDE, "dice"),
+                    (evidence.dice, DICE_SPECS, PRELUDE, "dice"),
+                    (evidence.magic, MAGIC_SPECS, MAGIC_PRELUDE, "magic8ball")):
+                calls.restarts = 0               # counts this group's hangs
+                imported = _call(calls, policy, "import", f"import {module}", seconds_left)
                 for name, code in specs.items():
-                    store[name] = _call(calls, policy, name, prelude + code)
+                    store[name] = _call(calls, policy, name, prelude + code, seconds_left) \
+                        if imported.ok else imported
     finally:
         remove_workdir(workdir)
     return evidence
 
 
-def _call(calls: FunctionCalls, policy: LoadedDice, name: str, code: str) -> Outcome:
+def _call(calls: FunctionCalls, policy: LoadedDice, name: str, code: str,
+          seconds_left) -> Outcome:
     """One spec, with its loaded faces; the die draws it made are kept."""
+    if seconds_left() < 2.0:
+        return Outcome(False, problem="was not run: the grading time for this submission "
+                                      "was used up")
+    if calls.restarts >= MAX_HANGS:
+        return Outcome(False, problem=f"was not run: {MAX_HANGS} earlier calls of this class "
+                                      "did not return, so the grader stopped calling it")
     policy.load(LOADS.get(name, []))
     start = len(policy.draws)
-    (outcome,) = calls.run([{"id": 0, "code": code, "timeout": 1.0}])
+    (outcome,) = calls.run([{"id": 0, "code": code, "timeout": SPEC_SECONDS}])
     draws = policy.die_draws_since(start)
     if outcome.get("ok"):
         return Outcome(True, outcome.get("value"), outcome.get("stdout", ""), draws=draws)
@@ -287,7 +300,8 @@ def _problem(outcome: dict) -> str:
     """Why a spec failed, in words."""
     error = outcome.get("error")
     if error == "timeout":
-        return "did not finish within 1 s (an endless loop, or waiting for input?)"
+        return (f"did not finish within {SPEC_SECONDS:g} s (an endless loop, or waiting for "
+                "input?)")
     if error == "import":
         message = (outcome.get("message") or "").strip().splitlines()
         return "could not run: " + (message[-1] if message else "the file could not be imported")

@@ -18,8 +18,8 @@ from .runner import RULES_MODULE, limits_within, make_workdir, remove_workdir
 PREDICATES = tuple(rules.PREDICATES)
 REQUIRED = ("calculateScore",) + PREDICATES + ("isvalidDice", "main")
 CANONICAL = [(rules.PAYOUTS[name], name) for name in rules.HANDS]   # code "0".."6"
-LOOP_SECONDS = 3.0
-SHOWN_ODD = 20            # odd results / errors sent back per function
+LOOP_SECONDS = 1.5
+SHOWN_ODD = 20            # errors sent back per function (odd values: 26 kinds at most)
 
 PROBE = "result = {name: callable(getattr(m, name, None)) for name in %r}" % (REQUIRED,)
 
@@ -32,13 +32,19 @@ CANONICAL = {canonical!r}
 
 
 def encode(value):
-    if {kind!r} == "bool":
-        if value is True or value is False:
-            return "1" if value else "0"
-        return "X"
-    if type(value) is tuple and value in CANONICAL:
+    if {kind!r} == "bool" and (value is True or value is False):
+        return "1" if value else "0"
+    if {kind!r} == "score" and type(value) is tuple and value in CANONICAL:
         return str(CANONICAL.index(value))
-    return "X"
+    key = repr(value)[:120]
+    if key not in seen and len(seen) < len(LETTERS):
+        pair = None
+        if type(value) is tuple and len(value) == 2 and isinstance(value[1], str) and \
+                type(value[0]) in (int, float):
+            pair = [value[0], value[1]]
+        seen[key] = LETTERS[len(seen)]
+        odd[seen[key]] = [key, type(value).__name__, pair]
+    return seen.get(key, "X")
 
 
 def describe(exc):
@@ -47,7 +53,8 @@ def describe(exc):
     return [text, tell(exc) if tell else text]
 
 
-codes, odd, errors, hung = [], {{}}, {{}}, None
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+codes, odd, seen, errors, hung = [], {{}}, {{}}, {{}}, None
 for index, roll in enumerate(itertools.product(range(1, 7), repeat=5)):
     roll = list(roll)
     try:
@@ -67,10 +74,7 @@ for index, roll in enumerate(itertools.product(range(1, 7), repeat=5)):
         if len(errors) < {shown}:
             errors[str(index)] = ["call"] + describe(exc)
         continue
-    code = encode(value)
-    codes.append(code)
-    if code == "X" and len(odd) < {shown}:
-        odd[str(index)] = [repr(value)[:120], type(value).__name__]
+    codes.append(encode(value))
 {teardown}
 result = {{"codes": "".join(codes), "odd": odd, "errors": errors, "hung": hung}}
 '''
@@ -147,7 +151,7 @@ class Evidence:
 def gather(files: dict, seconds_left) -> Evidence:
     """Every call of the function items, in one sandboxed child (two batches at most)."""
     workdir = make_workdir(files, speech=True, rules=True)
-    limits = limits_within(seconds_left(), wall=10, idle=LOOP_SECONDS + 1.5, cpu=20)
+    limits = limits_within(seconds_left(), wall=15, idle=LOOP_SECONDS + 1.5, cpu=20)
     try:
         with FunctionCalls(workdir / "project.py", workdir, module="project",
                            limits=limits) as calls:
@@ -156,19 +160,23 @@ def gather(files: dict, seconds_left) -> Evidence:
                 error = calls.import_error or probe.get("message") or "the import failed"
                 return Evidence(import_error=error.replace(str(workdir) + "/", ""))
             evidence = Evidence(available=probe["value"])
-            _first_batch(calls, evidence)
+            _first_batch(calls, evidence, seconds_left)
             if not own_score_right(evidence):
-                _kit_batch(calls, evidence)
+                _kit_batch(calls, evidence, seconds_left)
             return evidence
     finally:
         remove_workdir(workdir)
 
 
-def _run(calls: FunctionCalls, evidence: Evidence, named_specs: dict[str, dict]) -> None:
-    """Run named specs in one batch and file the results."""
-    specs = [dict(spec, id=number) for number, spec in enumerate(named_specs.values())]
-    outcomes = calls.run(specs)
-    for name, outcome in zip(named_specs, outcomes):
+def _run(calls: FunctionCalls, evidence: Evidence, named_specs: dict[str, dict],
+         seconds_left) -> None:
+    """Run named specs one by one (while the budget lasts) and file the results."""
+    for name, spec in named_specs.items():
+        if seconds_left() < spec["timeout"] + 1.5:
+            outcome = {"ok": False, "error": "skipped", "message": "not run: the grading "
+                       "time for this submission was used up"}
+        else:
+            (outcome,) = calls.run([dict(spec, id=0)])
         if name == "isvalidDice":
             evidence.valid = outcome.get("value") if outcome.get("ok") else None
             evidence.valid_error = None if outcome.get("ok") else _problem(outcome)
@@ -176,7 +184,7 @@ def _run(calls: FunctionCalls, evidence: Evidence, named_specs: dict[str, dict])
             evidence.loops[name] = outcome
 
 
-def _first_batch(calls: FunctionCalls, evidence: Evidence) -> None:
+def _first_batch(calls: FunctionCalls, evidence: Evidence, seconds_left) -> None:
     """The predicates, calculateScore (lists and Dice) and isvalidDice, with the student's
     own helpers."""
     specs = {}
@@ -189,15 +197,16 @@ def _first_batch(calls: FunctionCalls, evidence: Evidence) -> None:
     if evidence.available.get("isvalidDice"):
         texts = [text for text, _ in VALID_CASES]
         specs["isvalidDice"] = {"code": VALID_CALLS.format(texts=texts), "timeout": 1.0}
-    _run(calls, evidence, specs)
+    _run(calls, evidence, specs, seconds_left)
 
 
-def _kit_batch(calls: FunctionCalls, evidence: Evidence) -> None:
+def _kit_batch(calls: FunctionCalls, evidence: Evidence, seconds_left) -> None:
     """calculateScore again with the kit's correct predicates patched in."""
     if evidence.available.get("calculateScore"):
         _run(calls, evidence, {
             "calculateScore/kit": loop_spec("calculateScore", kit=True),
-            "calculateScore/dice/kit": loop_spec("calculateScore", dice=True, kit=True)})
+            "calculateScore/dice/kit": loop_spec("calculateScore", dice=True, kit=True)},
+             seconds_left)
 
 
 def own_score_right(evidence: Evidence) -> bool:
@@ -219,25 +228,50 @@ def _problem(outcome: dict) -> str:
     error = outcome.get("error")
     if error == "timeout":
         return "did not return within 1 s (an endless loop?)"
+    if error == "skipped":
+        return f"was {outcome.get('message', 'not run')}"
     if error in ("died", "import"):
         return f"stopped the program: {outcome.get('message')}"
     return f"raised {error}: {outcome.get('message', '')}".rstrip(": ")
 
 
+PAYOUT_CALLS = '''
+from dice import Dice, Die
+result = {}
+for roll in %r:
+    try:
+        hand = Dice()
+        for face in roll:
+            hand.addDie(Die(face))
+        value = m.calculateScore(hand)
+    except Exception:
+        try:
+            value = m.calculateScore(list(roll))
+        except Exception:
+            value = None
+    if type(value) is tuple and len(value) == 2 and type(value[0]) in (int, float) \\
+            and isinstance(value[1], str):
+        result[" ".join(map(str, roll))] = [value[0], value[1]]
+'''
+
+
+def payouts(files: dict, rolls: list[list[int]], seconds_left) -> dict[tuple, tuple]:
+    """The student's calculateScore on a few rolls (as Dice objects, else as lists), for the
+    games; {} when it cannot be called (the games then use the kit's payouts)."""
+    workdir = make_workdir(files, speech=True)
+    limits = limits_within(seconds_left(), wall=4, idle=2.5, cpu=5)
+    try:
+        with FunctionCalls(workdir / "project.py", workdir, module="project",
+                           limits=limits) as calls:
+            (outcome,) = calls.run([{"id": 0, "code": PAYOUT_CALLS % (rolls,), "timeout": 1.0}])
+    finally:
+        remove_workdir(workdir)
+    found = outcome.get("value") if outcome.get("ok") else None
+    if not isinstance(found, dict):
+        return {}
+    return {tuple(int(face) for face in roll.split()): tuple(pair)
+            for roll, pair in found.items()}
+
+
 ROLLS = rules.all_rolls()
 EXPECTED_SCORE_CODES = "".join(str(rules.HANDS.index(rules.hand_name(roll))) for roll in ROLLS)
-
-
-def student_payouts(evidence: Evidence | None) -> dict[tuple, tuple[int, str]]:
-    """The student's own (value, description) per roll where calculateScore answered one
-    of the seven tuples; Dice-object answers first (the game passes a Dice)."""
-    table: dict[tuple, tuple[int, str]] = {}
-    if evidence is None:
-        return table
-    for name in ("calculateScore", "calculateScore/dice"):
-        loop = evidence.loops.get(name) or {}
-        codes = (loop.get("value") or {}).get("codes", "") if loop.get("ok") else ""
-        for roll, code in zip(ROLLS, codes):
-            if code.isdigit():
-                table[tuple(roll)] = CANONICAL[int(code)]
-    return table

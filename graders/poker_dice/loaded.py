@@ -12,6 +12,7 @@ class LoadedDice(DrawPolicy):
     """
 
     def __init__(self, faces: list[int] | None = None, seed: int = 7):
+        """Dice loaded with ``faces`` first."""
         super().__init__(seed)
         self.queue = list(faces or [])
         self.draws: list[dict] = []

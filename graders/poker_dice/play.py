@@ -24,7 +24,7 @@ MAX_HANDS = 12
 WORDS = {ORACLE: "the Magic 8 ball question", AGAIN: "'Play another hand? (y/n)'",
          REROLL: "the re-roll question (dice numbers, H or Q)"}
 
-ORACLE_WORDS = re.compile(r"question|magic|8[\s-]*ball|oracle|fortune|\bask\b", re.I)
+ORACLE_WORDS = re.compile(r"question|magic|\bball\b|oracle|fortune", re.I)
 YES_NO = re.compile(r"\by\s*/\s*n\b|\byes\s*/\s*no\b|\by(es)?\s+or\s+n(o)?\b|\[y\]|\(y\)", re.I)
 REROLL_WORDS = re.compile(r"roll|dice|\bdie\b|\bhold\b|\bh\s*=|\bh\b\s*(to|for)\b|1\s*-\s*5",
                           re.I)

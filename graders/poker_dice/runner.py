@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import stat
-import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,10 +17,10 @@ from graders.engine.harness import Limits, prepare_workdir
 
 RULES_MODULE = "kit_poker_dice_rules"
 RULES_SOURCE = Path(__file__).with_name("rules.py")
-WORKERS = 3                  # student processes at a time (they mostly wait for each other)
+WORKERS = 4                  # student processes at a time (most of them wait for input)
 RESERVE = 1.0                # seconds of the budget kept for judging and reports
 
-SILENT_PYTTSX3 = '''"""A silent stand-in for pyttsx3, put here by the grader (speech is not graded here)."""
+SILENT_PYTTSX3 = '''"""A silent stand-in for pyttsx3, put here by the grader."""
 
 
 class _Engine:
@@ -75,6 +74,7 @@ class Runs:
     """The background runs of one submission, started together and read by the checks."""
 
     def __init__(self, submission, budget):
+        """No runs yet; they share the submission's budget."""
         self.submission = submission
         self.budget = budget
         self.pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="poker-dice")
@@ -102,8 +102,3 @@ class Runs:
     def close(self) -> None:
         """Wait for the runs still going (each has its own time limit), then stop the pool."""
         self.pool.shutdown(wait=True, cancel_futures=True)
-
-
-def wait_a_moment(seconds: float = 0.01) -> None:
-    """A short pause for polling loops."""
-    time.sleep(seconds)

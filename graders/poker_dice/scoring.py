@@ -100,7 +100,7 @@ def judge_loop(function: str, outcome: dict | None, *, dice: bool = False) -> Ju
         verdict.total += 1
         if code is None:
             continue
-        wrong = _check(function, roll, code, odd.get(str(index)), errors.get(str(index)), dice)
+        wrong = _check(function, roll, code, odd.get(code), errors.get(str(index)), dice)
         if wrong:
             verdict.wrong.append(wrong)
     if value.get("hung") is not None:
@@ -118,6 +118,8 @@ def _stopped(function: str, outcome: dict) -> str:
         return f"{function} did not finish all {len(ROLLS)} rolls within a few seconds"
     if error == "import":
         return f"{function} could not be called: the file could not be imported"
+    if error == "skipped":
+        return f"{function} was {outcome.get('message', 'not run')}"
     return f"calling {function} stopped the program: {outcome.get('message', '')}".rstrip(": ")
 
 
@@ -142,7 +144,7 @@ def _check(function: str, roll: list[int], code: str, odd, error, dice: bool) ->
         message = error[1] if error else "an exception"
         return Wrong(roll, call, f"raised {message}", expected, rules.hand_name(roll), rule,
                      error[2] if error else None)
-    shown, kind = odd if odd else ("an unexpected value", "?")
+    shown, kind = odd[:2] if odd else ("a value the grader could not show", "?")
     if function in PREDICATES:
         hint = f" It must return a real bool (True or False), not {_a(kind)}."
     elif kind == "tuple":
@@ -193,8 +195,10 @@ def feedback(verdict: Judgement, hint: str = "") -> dict:
                            f"{verdict.fraction:g} of its marks.", "expected": None,
                 "actual": None}
     first = verdict.wrong[0]
+    unit = "calls (every roll as a list and as a Dice)" if verdict.total > len(ROLLS) \
+        else "rolls"
     lines = [f"{verdict.function} gave a wrong answer for {len(verdict.wrong)} of the "
-             f"{verdict.total} rolls it was given. Full marks need every roll right; with "
+             f"{verdict.total} {unit} it was given. Full marks need every one right; with "
              f"{verdict.right} right this item gets {verdict.fraction:g} of its marks.",
              "",
              f"The smallest wrong roll: {first.call} {first.got}, but the right answer is "
@@ -257,8 +261,8 @@ def judge_valid(evidence: Evidence) -> tuple[list[str], int]:
             continue
         got = {"T": "returned True", "F": "returned False", "V": "raised ValueError",
                "E": f"raised {shown}", "X": f"returned {shown} (not a bool)"}[kind]
-        right = "raises ValueError" if expected is ValueError else f"returns {expected}"
-        wrong.append(f"isvalidDice({text!r}) {got}, but it {right}: "
+        right = "raise ValueError" if expected is ValueError else f"return {expected}"
+        wrong.append(f"isvalidDice({text!r}) {got}, but it must {right}: "
                      f"{valid_reason(text, expected)}")
     return wrong, len(VALID_CASES)
 

@@ -43,7 +43,11 @@ def report(result, requirements: list[Requirement], what: str = "things checked"
     """Record the fraction and the first few failures on a CheckResult; returns the fraction."""
     fraction = fraction_of(requirements)
     failed = [requirement for requirement in requirements if not requirement.ok]
-    said = [requirement for requirement in failed if requirement.message]
+    said, messages = [], set()
+    for requirement in failed:
+        if requirement.message and requirement.message not in messages:
+            messages.add(requirement.message)
+            said.append(requirement)
     shown_evidence: set[str] = set()
     for number, requirement in enumerate(said[:SHOWN]):
         evidence = None if requirement.evidence in shown_evidence else requirement.evidence

@@ -6,9 +6,18 @@ from __future__ import annotations
 import re
 
 
+TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|received|get|gets|"
+                      r"got|take|takes|took|collect|collects|owe|owes|lose|loses|lost|gain|"
+                      r"gains|gained|win|wins|won|from|to)\b", re.I)
+
+
 def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
+    """Each name's number on a standings line; nothing from a line about a transfer
+    ("Mo gives Ann 3 chips")."""
+    if TRANSFER.search(line):
+        return {}
     spots = sorted((m.start(), m.end(), name) for name in names
-                   for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line))
+                   for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line, re.I))
     found: dict[str, int] = {}
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
@@ -22,7 +31,8 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
 NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
                          r"(?:(?:now\s+)?(?:has|have|with|holds|chips?|total|count)\b"
-                         r"[^\w\d-]{0,6})*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)", re.I)
+                         r"[^\w\d-]{0,6})*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)"
+                         r"(?!\s*(?:points?|pts|rolls?|times?)\b)", re.I)
 
 
 def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[str, int], str]:

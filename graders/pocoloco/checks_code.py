@@ -1,0 +1,102 @@
+"""PocoLoco review items (ui, functions, readability): scored from transparent measurements and
+marked for a TA to confirm or override."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graders.engine import static
+from graders.engine.answers import options
+
+from .judging import game
+from .scenarios import LONG
+
+
+@pytest.mark.item("ui")
+def check_interface(games, submission, result):
+    reading = game(games, LONG, result)
+    score = 3.0
+    roll_prompts = [d for d in reading.game.decisions if d.kind == "roll"]
+    unclear = [d.wording for d in roll_prompts if not options(d.context or d.wording)]
+    long_lines = [line for line in reading.text.split("\n") if len(line) > 100]
+    rejected = sum(1 for d in reading.game.decisions if d.kind == "other")
+    texts = " | ".join(static.calls_to_print_and_input(submission.main))
+    doubled = re.findall(r"\b([A-Za-z]{2,}) \1\b", texts)
+    result.measure("roll-again questions without the possible answers", len(unclear))
+    result.measure("output lines over 100 characters", len(long_lines))
+    result.measure("questions the grader could not classify", rejected)
+    result.measure("doubled words in printed text", doubled[:5])
+    if unclear:
+        score -= 1
+        result.add_detail(f"A question does not show the possible answers: {unclear[0]!r}.")
+    if long_lines:
+        score -= 1
+        result.add_detail("Some output lines are wider than 100 characters.")
+    if doubled:
+        score -= 0.5
+        result.add_detail(f"Doubled words in printed text: {', '.join(doubled[:3])}.")
+    if any(g is not None and g.transcript.crashed for g in games.values()):
+        score -= 1
+        result.add_detail("The program crashed in at least one game (see 'How the runs went').")
+    result.fraction = max(0.0, score) / 3
+    result.note("Measured automatically; a TA confirms the look and wording of the interface.")
+
+
+@pytest.mark.item("functions")
+def check_functions(games, submission, result):
+    facts = static.facts(submission.main)
+    if facts.parse_error:
+        result.fail(f"The file does not parse: {facts.parse_error}.")
+    own = [f for f in facts.functions if f != "main" and not f.startswith("__")]
+    vague = [f for f in own if len(f) < 4 or re.fullmatch(r"(func|function|f|do|stuff)\d*", f)]
+    human = [f for f in own if re.search(r"human|player|user|my|your", f, re.I) and
+             re.search(r"turn|play|roll|go", f, re.I)]
+    computer = [f for f in own if re.search(r"comp|cpu|ai\b|bot|npc|opponent|auto", f, re.I)]
+    result.measure("functions besides main", len(own))
+    result.measure("human-turn functions", human)
+    result.measure("computer-turn functions", computer)
+    score = 3.0
+    if len(own) < 3:
+        score -= 2
+        result.add_detail(f"Expected at least three functions besides main(); found "
+                          f"{len(own)}: {', '.join(own) or 'none'}.")
+    if vague:
+        score -= 0.5
+        result.add_detail(f"Names that do not say what the function does: {', '.join(vague)}.")
+    if not human or not computer:
+        score -= 1
+        result.add_detail("Expected one function for the human's turn and a different one for "
+                          "the computer's turn (e.g. human_turn and computer_turn).")
+    result.fraction = max(0.0, score) / 3
+    result.note("Measured automatically; a TA confirms the functions are sensible.")
+
+
+@pytest.mark.item("readability")
+def check_readability(submission, result):
+    report = static.style(submission.main)
+    facts = static.facts(submission.main)
+    short = [n for n in set(facts.names) if len(n) == 1 and n not in "ijkxyn_"]
+    layout = sum(v for k, v in report.issues.items() if k[0] in "EW" and k != "E501")
+    result.measure("lines over 100 characters", len(report.long_lines))
+    result.measure("comment lines", facts.comment_lines)
+    result.measure("docstrings", facts.docstrings)
+    result.measure("one-letter variable names", sorted(short))
+    result.measure("other pycodestyle layout warnings", layout)
+    score = 3.0
+    if report.long_lines:
+        score -= 1
+        shown = ", ".join(f"line {n} ({w} characters)" for n, w in report.long_lines[:5])
+        result.add_detail(f"Lines longer than 100 characters: {shown}.")
+    if facts.comment_lines + facts.docstrings < max(3, facts.code_lines // 40):
+        score -= 1
+        result.add_detail(f"Few comments: {facts.comment_lines} comment lines and "
+                          f"{facts.docstrings} docstrings for {facts.code_lines} lines of code.")
+    if len(short) > 3:
+        score -= 0.5
+        result.add_detail(f"Variable names that do not describe their value: {sorted(short)}.")
+    if layout > max(10, facts.code_lines // 10):
+        score -= 0.5
+        result.add_detail("Inconsistent spacing (pycodestyle): " + "; ".join(report.examples[:3]))
+    result.fraction = max(0.0, score) / 3
+    result.note("Measured automatically; a TA confirms the code reads well.")

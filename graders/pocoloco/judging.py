@@ -1,0 +1,139 @@
+"""Helpers the PocoLoco checks share: getting a usable game, and the judgements one item's
+check consults before charging a defect that belongs to another item (never charge twice)."""
+from __future__ import annotations
+
+import re
+
+from . import rules
+from .reading import Reading, Turn
+from .scenarios import LONG
+
+TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll)|draw\b", re.I)
+WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
+ROUND_ONE = re.compile(r"\bround\s*#?\s*:?\s*1\b", re.I)
+SPECIAL_WORDS = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
+                 "triple": r"three|triple|trip|kind|3x|x3"}
+
+
+def game(games, scenario, result) -> Reading:
+    """The scenario's reading, or fail the check saying why the game could not be played."""
+    reading = games.get(scenario.name)
+    if reading is None or not reading.rounds:
+        why = reading.transcript.ended_how if reading else "it was not run"
+        evidence = reading.transcript.render(max_lines=60) if reading else None
+        result.fail(f"The grader could not play the '{scenario.name}' game with your program "
+                    f"({scenario.purpose}). {why}", evidence=evidence)
+    return reading
+
+
+def have_round(reading: Reading, index: int, result, scenario) -> bool:
+    """True when the round was played; False when the game had properly ended before it
+    (someone out of chips: nothing to hold against the program); else the check fails."""
+    if reading.complete(index):
+        return True
+    if reading.ended_by_the_rules():
+        result.note(f"The '{scenario.name}' game ended (a player ran out of chips) before "
+                    f"Round {index + 1}, so that round was not judged.")
+        return False
+    tail = reading.transcript.render(max(0, len(reading.text) - 2500), None, max_lines=40)
+    result.fail(f"The '{scenario.name}' game did not get through Round {index + 1}, which "
+                f"this item needs. {reading.transcript.ended_how}", evidence=tail)
+    return False
+
+
+def intro(reading: Reading) -> tuple[int, int]:
+    """The text before the first round: up to a 'Round 1' heading, or the first roll."""
+    start, end = reading.before(0)
+    heading = ROUND_ONE.search(reading.text, start, end)
+    return start, heading.start() if heading else end
+
+
+def span_of(reading: Reading, index: int) -> tuple[int, int]:
+    """From a round's first roll to the start of the next round."""
+    return reading.round(index).start, reading.after(index)[1]
+
+
+def labels(reading: Reading) -> tuple[list[str], list[str]]:
+    """(special rolls the program named as such, special rolls it did not), shown rolls only."""
+    shown, missing = [], []
+    for round_ in reading.rounds[:LONG.rounds]:
+        for player, turn in round_.turns.items():
+            kind = rules.category(turn.final)
+            if kind == "points" or not reading.shown(turn, len(turn.rolls) - 1):
+                continue
+            text = reading.text[turn.ends[-1]:reading.after(round_.index)[1]]
+            label = f"{' '.join(map(str, turn.final))} ({player}, Round {round_.index + 1})"
+            (shown if re.search(SPECIAL_WORDS[kind], text, re.I) else missing).append(label)
+    return shown, missing
+
+
+def plain_losers_right(games) -> bool | None:
+    """Does the program give the chips to the lowest roll in rounds without special rolls or
+    ties? None when it cannot be told (no standings). Used so that a wrong loser is charged
+    to winner-loser only, not again to tie-break or special-rolls."""
+    reading = games.get(LONG.name)
+    if reading is None:
+        return None
+    verdicts = []
+    for index in (0, 2, 5):
+        if not reading.complete(index):
+            continue
+        _, low, _ = reading.expected(index)
+        receiver, _, _ = reading.receiver(index)
+        if receiver is not None:
+            verdicts.append(receiver in low)
+    return all(verdicts) if verdicts else None
+
+
+def winner_category(reading: Reading, index: int) -> str:
+    """The category of the winning roll as the program sees it: the roll of the player it
+    named the round's winner, else (no announcement) the best roll by the rules."""
+    round_ = reading.round(index)
+    named = reading.announced_winner(index)
+    if named in round_.finals:
+        return rules.category(round_.finals[named])
+    return rules.category(max(round_.finals.values(), key=rules.rank))
+
+
+def points_shown(reading: Reading) -> tuple[list[str], list[str]]:
+    """(points rolls whose correct total was printed, those whose total was not)."""
+    good, bad = [], []
+    for round_ in reading.rounds[:LONG.rounds]:
+        after = reading.after(round_.index)
+        for player, turn in round_.turns.items():
+            if rules.category(turn.final) != "points" or \
+                    not reading.shown(turn, len(turn.rolls) - 1):
+                continue        # a roll the program never shows is not judged here
+            value = rules.points(turn.final)
+            text = reading.text[turn.ends[-1]:after[1]]
+            label = f"{' '.join(map(str, turn.final))} = {value} ({player})"
+            (good if re.search(rf"(?<![\d.]){value}(?![\d.])", text) else bad).append(label)
+    return good, bad
+
+
+def human_allowed(round_, human: str) -> int | None:
+    """How many rolls the human could make in a round (from the rolls before them)."""
+    if human not in round_.order or "?" in round_.turns:
+        return None
+    before = round_.order[:round_.order.index(human)]
+    return min([3] + [round_.rolls_of(p) for p in before])
+
+
+def limit_breaks(reading: Reading) -> list[str]:
+    """Rounds where someone rolled more often than allowed (first: 3; then the one before)."""
+    problems = []
+    for round_ in reading.rounds:
+        if "?" in round_.turns or not reading.complete(round_.index):
+            continue
+        allowed = 3
+        for player in round_.order:
+            count = round_.rolls_of(player)
+            if count > allowed:
+                problems.append(f"Round {round_.index + 1}: {player} rolled {count} times but "
+                                f"could roll at most {allowed}")
+            allowed = min(allowed, count)
+    return problems
+
+
+def final_roll_text(turn: Turn) -> str:
+    return rules.describe(turn.final)

@@ -1,0 +1,286 @@
+"""student-tests: the student's test_project.py on their own code, on the correct reference
+project, and on copies of the reference with one small bug each (the mutations below).
+
+All pytest runs happen in ONE sandboxed process with the student's Python: a tiny runner
+script (written into the run folder) calls pytest.main() once per folder and appends each
+folder's per-test outcomes to a results file. A test that fails on the correct reference does
+not count as catching anything.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.engine import pythons
+from graders.engine.harness import Child, prepare_workdir
+from graders.engine.rubric import KIT_ROOT
+from graders.engine.session import Session
+
+from .runner import limits_within, remove_workdir
+
+REFERENCE = KIT_ROOT / "reference" / "poker_dice"
+MODULES = ("project.py", "dice.py", "magic8ball.py")
+TEST_FILE = "test_project.py"
+OWN, CONTROL = "own", "reference"
+PER_TEST_SECONDS = 2
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One small bug put into a copy of the reference project."""
+
+    name: str
+    file: str
+    old: str
+    new: str
+    bug: str                      # the bug in words, for the feedback
+
+
+MUTATIONS = (
+    Mutation("straight_pays_15", "project.py", '"Straight": 20,', '"Straight": 15,',
+             "a Straight pays $15 instead of $20"),
+    Mutation("full_house_is_three_kind", "project.py", '(3, 2): "Full House",',
+             '(3, 2): "3 of a Kind",', "a Full House is scored as 3 of a Kind (so "
+             "isFullHouse is never True)"),
+    Mutation("no_high_straight", "project.py", "STRAIGHTS = ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])",
+             "STRAIGHTS = ([1, 2, 3, 4, 5],)", "2 3 4 5 6 is not a Straight"),
+    Mutation("lowercase_kind", "project.py", '"3 of a Kind"', '"3 of a kind"',
+             "the description of 3 of a Kind is spelled \"3 of a kind\""),
+    Mutation("two_pair_too_generous", "project.py", 'return handName(d) == "2 Pair"',
+             "return len(set(d)) <= 3", "is2Pair is True for every roll with at most three "
+             "different faces (a Full House or 3 of a Kind too)"),
+    Mutation("empty_answer_valid", "project.py", "return len(numbers) > 0 and all(",
+             "return all(", "isvalidDice(\"\") returns True (an empty answer is valid)"),
+    Mutation("die_value_unchecked", "dice.py", "if v not in FACES:", "if False:",
+             "Die.setDieValue has no range check (no ValueError for 0 or 7)"),
+)
+
+RUNNER = '''"""Runs test_project.py in several folders, one after another (written by the grader)."""
+import json
+import os
+import signal
+import sys
+
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+import pytest  # noqa: E402
+
+RESULTS, FOLDERS = sys.argv[1], sys.argv[2:]
+BASE = os.getcwd()
+
+
+class TestTookTooLong(Exception):
+    """Raised in a test that runs too long."""
+
+
+def _alarm(signum, frame):
+    raise TestTookTooLong("the test ran for more than %d s")
+
+
+class Recorder:
+    """Per-test outcomes, failure texts and collection errors."""
+
+    def __init__(self):
+        self.tests, self.failures, self.errors = {}, {}, []
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            self.tests[report.nodeid] = "failed"
+            self.failures.setdefault(report.nodeid, str(report.longrepr)[-1500:])
+        elif report.when == "call" or report.skipped:
+            self.tests.setdefault(report.nodeid, report.outcome)
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.errors.append(str(report.longrepr)[-1500:])
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        previous = signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, %d)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+
+def forget_modules():
+    for name, module in list(sys.modules.items()):
+        where = getattr(module, "__file__", None) or ""
+        if where.startswith(BASE + os.sep) and os.path.dirname(where) != BASE:
+            del sys.modules[name]
+
+
+for folder in FOLDERS:
+    path = os.path.join(BASE, folder)
+    forget_modules()
+    sys.path.insert(0, path)
+    os.chdir(path)
+    recorder = Recorder()
+    print("\\n===== %%s =====" %% folder, flush=True)
+    try:
+        code = int(pytest.main(["-q", "-p", "no:cacheprovider", "--capture=sys",
+                                "-c", os.path.join(BASE, "kit-pytest.ini"),
+                                "--rootdir", path, "--confcutdir", path, "test_project.py"],
+                               plugins=[recorder]))
+    except BaseException as exc:
+        code = -1
+        recorder.errors.append("%%s: %%s" %% (type(exc).__name__, exc))
+    finally:
+        os.chdir(BASE)
+        while path in sys.path:
+            sys.path.remove(path)
+    line = json.dumps({"folder": folder, "code": code, "tests": recorder.tests,
+                       "failures": dict(list(recorder.failures.items())[:5]),
+                       "errors": recorder.errors[:3]})
+    with open(RESULTS, "a") as handle:
+        handle.write(line + "\\n")
+''' % (PER_TEST_SECONDS, PER_TEST_SECONDS)
+
+
+@dataclass
+class FolderResult:
+    """pytest in one folder: exit code, outcome per test, failure texts, collection errors."""
+
+    code: int
+    tests: dict[str, str] = field(default_factory=dict)
+    failures: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def passing(self) -> set[str]:
+        """The tests that passed."""
+        return {test for test, outcome in self.tests.items() if outcome == "passed"}
+
+    @property
+    def failed(self) -> set[str]:
+        """The tests that failed (or errored)."""
+        return {test for test, outcome in self.tests.items() if outcome == "failed"}
+
+
+@dataclass
+class TestEvidence:
+    """Every folder's result, and how the runs went."""
+
+    missing: bool = False
+    results: dict[str, FolderResult] = field(default_factory=dict)
+    problem: str | None = None          # how the runner process ended, when not normally
+    transcript: str = ""
+    broken_mutations: list[str] = field(default_factory=list)   # kit problem: did not apply
+
+
+def mutated(mutation: Mutation) -> dict[str, str] | None:
+    """The reference's modules with the mutation applied (None if it no longer applies)."""
+    texts = {name: (REFERENCE / name).read_text(encoding="utf-8") for name in MODULES}
+    if mutation.old not in texts[mutation.file]:
+        return None
+    texts[mutation.file] = texts[mutation.file].replace(mutation.old, mutation.new)
+    return texts
+
+
+def prepare(files: dict, evidence: TestEvidence) -> tuple[Path, list[str]]:
+    """The base folder with the runner, and one folder per run (own, reference, mutants)."""
+    base = prepare_workdir({}, {"kit_run_tests.py": RUNNER, "kit-pytest.ini": "[pytest]\n"})
+    tests = files[TEST_FILE]
+    own = base / OWN
+    own.mkdir()
+    for name, path in files.items():
+        if name.endswith(".py") and path.is_file() and path.stat().st_size <= 2_000_000:
+            shutil.copy2(path, own / name)
+    folders = [OWN, CONTROL]
+    _fill(base / CONTROL, {name: (REFERENCE / name).read_text(encoding="utf-8")
+                           for name in MODULES}, tests)
+    for mutation in MUTATIONS:
+        texts = mutated(mutation)
+        if texts is None:
+            evidence.broken_mutations.append(mutation.name)
+            continue
+        _fill(base / mutation.name, texts, tests)
+        folders.append(mutation.name)
+    return base, folders
+
+
+def _fill(folder: Path, texts: dict[str, str], tests: Path) -> None:
+    """A folder holding the given modules and the student's test file."""
+    folder.mkdir()
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    shutil.copy2(tests, folder / TEST_FILE)
+
+
+def run_student_tests(files: dict, seconds_left) -> TestEvidence:
+    """pytest on every folder; a second process picks up after one that died or hung."""
+    evidence = TestEvidence()
+    if TEST_FILE not in files:
+        evidence.missing = True
+        return evidence
+    base, folders = prepare(files, evidence)
+    results_file = f"kit-results-{uuid.uuid4().hex[:8]}.jsonl"
+    try:
+        for attempt in range(2):
+            waiting = [folder for folder in folders if folder not in evidence.results]
+            if not waiting or seconds_left() < 2:
+                break
+            _run(base, results_file, waiting, seconds_left(), evidence)
+            _read(base / results_file, evidence)
+            left = [folder for folder in folders if folder not in evidence.results]
+            if left:
+                evidence.results[left[0]] = FolderResult(-2, errors=[
+                    evidence.problem or "the test run stopped here"])
+            if evidence.results[OWN].code != 0:
+                break                  # the item gets 0 anyway: no need to try the rest
+    finally:
+        remove_workdir(base)
+    return evidence
+
+
+def _run(base: Path, results_file: str, folders: list[str], seconds_left: float,
+         evidence: TestEvidence) -> None:
+    """One runner process over some folders (questions from input() get end-of-file)."""
+    child = Child(base / "kit_run_tests.py", workdir=base, args=[results_file] + folders,
+                  limits=limits_within(seconds_left, wall=8, idle=PER_TEST_SECONDS + 1.5,
+                                       cpu=12),
+                  paths=pythons.pure_python_packages("pytest", "_pytest", "pluggy",
+                                                     "iniconfig", "packaging"))
+    session = Session(child.start())
+    while session.wait() is not None:
+        session.end_input()
+    session.close()
+    transcript = session.transcript
+    evidence.transcript += transcript.render(max_lines=80) + "\n"
+    if transcript.outcome.get("status") not in ("finished", "exit"):
+        evidence.problem = transcript.ended_how
+
+
+def _read(path: Path, evidence: TestEvidence) -> None:
+    """The folders' results from the results file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        evidence.results[data["folder"]] = FolderResult(
+            int(data.get("code", -1)), dict(data.get("tests", {})),
+            dict(data.get("failures", {})), list(data.get("errors", [])))
+
+
+def test_functions(result: FolderResult) -> set[str]:
+    """The test functions pytest collected (parametrized cases count once)."""
+    return {re.sub(r"\[.*\]$", "", test.split("::", 1)[-1]) for test in result.tests}
+
+
+def caught(control: FolderResult, mutant: FolderResult) -> bool:
+    """Whether a test that passes on the correct reference fails on the mutant."""
+    if not control.passing:
+        return False
+    if mutant.code == -2 or (mutant.errors and not mutant.tests):
+        return True
+    return bool(control.passing & (mutant.failed | (control.passing - set(mutant.tests))))

@@ -1,0 +1,187 @@
+"""Tests of the Poker Dice grader.
+
+The reference and every correct project get full marks on every automatic item; each mutant of
+the manifest loses exactly its item and keeps full marks on every other automatic item; broken
+projects (an endless loop at import, an endless loop in the game, a lone project.py) are graded
+without crashing the grader and within the time budget. Everything is graded in one
+``plugin.run`` call (about 45 s).
+"""
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, KIT_ROOT, grade, objective
+from graders.poker_dice import helptext, play, rules, scenarios, selftests
+
+POKER = FIXTURES / "poker_dice"
+REFERENCE = KIT_ROOT / "reference" / "poker_dice"
+MANIFEST = tomllib.loads((POKER / "mutants" / "manifest.toml").read_text())
+CORRECT = sorted(folder.name for folder in (POKER / "correct").iterdir() if folder.is_dir())
+BUDGET = 15.0
+
+
+def _broken(root: Path) -> dict[str, Path]:
+    """Projects made from the reference with a fatal fault (and one that tests the kit's
+    predicate patching): name -> folder."""
+    folders = {}
+
+    def variant(name: str, source: Path, file: str, old: str, new: str) -> None:
+        folder = root / name
+        shutil.copytree(source, folder)
+        text = (folder / file).read_text()
+        assert old in text, f"{name}: {old!r} not found in {file}"
+        (folder / file).write_text(text.replace(old, new, 1))
+        folders[name] = folder
+
+    variant("hang-import", REFERENCE, "project.py", "import sys\n",
+            "import sys\nwhile True:\n    pass\n")
+    variant("hang-game", REFERENCE, "project.py", "        answer = input(prompt).strip()\n",
+            "        answer = input(prompt).strip()\n        while answer:\n            pass\n")
+    variant("four-kind-never", POKER / "correct" / "count_dict", "project.py",
+            'return count_shape(d) == [1, 4]', "return False")
+    lone = root / "lone-project"
+    lone.mkdir()
+    shutil.copy2(REFERENCE / "project.py", lone / "project.py")
+    folders["lone-project"] = lone
+    return folders
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Every submission graded in one run: name -> SubmissionReport."""
+    folders = {"reference": REFERENCE}
+    folders.update({f"correct-{name}": POKER / "correct" / name for name in CORRECT})
+    folders.update({f"mutant-{name}": POKER / "mutants" / name for name in MANIFEST})
+    folders.update(_broken(tmp_path_factory.mktemp("poker-dice-broken")))
+    return grade("poker_dice", list(folders.values()), list(folders))
+
+
+def _lost(report) -> dict[str, tuple[float, float]]:
+    """The automatic items that did not get full marks."""
+    return {item: marks for item, marks in objective(report).items() if marks[0] < marks[1]}
+
+
+def _text(report, item: str) -> str:
+    """Everything a student reads for one item."""
+    verdict = next(v for v in report.verdicts if v.item.id == item)
+    parts = []
+    for check in verdict.checks:
+        for detail in check.details:
+            parts += [detail["message"], str(detail["expected"]), str(detail["actual"])]
+        parts += check.notes
+    return "\n".join(parts)
+
+
+# ----------------------------------------------------------------------------- grading
+def test_reference_gets_full_marks(graded):
+    report = graded["reference"]
+    assert report.score == report.rubric.max_score, _lost(report)
+    assert not report.problems
+
+
+@pytest.mark.parametrize("name", CORRECT)
+def test_correct_projects_get_full_automatic_marks(graded, name):
+    report = graded[f"correct-{name}"]
+    assert _lost(report) == {}
+    assert not [p for p in report.problems if "grader error" in p]
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_each_mutant_loses_exactly_its_item(graded, name):
+    report = graded[f"mutant-{name}"]
+    loses = MANIFEST[name]["loses"]
+    lost = _lost(report)
+    if loses == "readability":
+        assert lost == {}
+        readability = next(v for v in report.verdicts if v.item.id == "readability")
+        assert readability.score < readability.item.points
+    else:
+        assert set(lost) == {loses}, lost
+    assert not [p for p in report.problems if "grader error" in p]
+
+
+def test_feedback_names_the_smallest_wrong_roll(graded):
+    text = _text(graded["mutant-two_pair_counts_three_kind"], "is2Pair")
+    assert "is2Pair([1, 1, 1, 2, 3]) returned True, but the right answer is False" in text
+    assert "3 of a Kind" in text
+
+
+def test_calculate_score_is_judged_with_the_kits_predicates_when_that_is_better(graded):
+    report = graded["four-kind-never"]
+    lost = _lost(report)
+    assert "is4ofAKind" in lost and "calculateScore" not in lost
+    assert "kit's correct predicates" in _text(report, "calculateScore")
+
+
+def test_student_tests_feedback_lists_the_bugs_not_caught(graded):
+    text = _text(graded["four-kind-never"], "student-tests") + \
+        _text(graded["mutant-two_trivial_tests"], "student-tests")
+    assert "at least three test functions" in text
+
+
+@pytest.mark.parametrize("name", ["hang-import", "hang-game", "lone-project"])
+def test_broken_projects_are_graded_within_the_budget(graded, name):
+    report = graded[name]
+    assert report.execution_time < BUDGET
+    assert not [p for p in report.problems if "grader error" in p]
+    assert report.score < report.rubric.max_score
+
+
+def test_an_endless_game_still_gets_its_function_marks(graded):
+    lost = _lost(graded["hang-game"])
+    assert set(lost) == {"game", "best-score", "magic8-award"}
+
+
+# ----------------------------------------------------------------------------- pieces
+def test_kit_rules_follow_the_handout():
+    assert rules.calculateScore([4, 4, 4, 4, 4]) == (35, "5 of a Kind")
+    assert rules.calculateScore([2, 5, 2, 2, 2]) == (25, "4 of a Kind")
+    assert rules.calculateScore([3, 1, 5, 2, 4]) == (20, "Straight")
+    assert rules.calculateScore([6, 1, 6, 1, 6]) == (15, "Full House")
+    assert rules.calculateScore([3, 6, 3, 1, 3]) == (10, "3 of a Kind")
+    assert rules.calculateScore([5, 2, 2, 6, 5]) == (5, "2 Pair")
+    assert rules.calculateScore([1, 2, 3, 4, 6]) == (0, "Nothing")
+    assert len(rules.all_rolls()) == 7776
+    assert not rules.is3ofAKind([3, 3, 3, 1, 1]) and not rules.is2Pair([6, 6, 6, 6, 1])
+    assert rules.isvalidDice(" 1  4 ") and not rules.isvalidDice("6")
+    with pytest.raises(ValueError):
+        rules.isvalidDice("2,3")
+
+
+def test_scenario_rolls_are_what_they_claim():
+    for name, roll in scenarios.SAMPLE_ROLLS.items():
+        assert rules.hand_name(roll) == name
+    assert all(rules.hand_name(roll) == "Nothing" for roll in scenarios.NOTHING_ROLLS)
+
+
+def test_every_mutation_applies_to_the_reference():
+    for mutation in selftests.MUTATIONS:
+        texts = selftests.mutated(mutation)
+        assert texts is not None, mutation.name
+        original = (REFERENCE / mutation.file).read_text()
+        assert texts[mutation.file] != original
+
+
+@pytest.mark.parametrize("wording, kind", [
+    ("Roll 2 of 3: dice to re-roll (e.g. 2 3 5), H=hold, Q=quit? ", play.REROLL),
+    ("Which dice do you want to roll again? (1-5 / H / Q) ", play.REROLL),
+    ("Your move: ", None),
+    ("Play another hand? (y/n) ", play.AGAIN),
+    ("Please answer y or n: ", play.AGAIN),
+    ("Ask the Magic 8 ball a yes/no question: ", play.ORACLE),
+    ("Ask a yes or no question: ", play.ORACLE),
+])
+def test_prompts_are_recognised_from_their_wording(wording, kind):
+    assert play.kind_of(wording) == kind
+
+
+def test_the_handouts_instructions_mention_everything():
+    handout = (KIT_ROOT / "assignments" / "poker_dice" / "handout.md").read_text()
+    text = handout.split("This is the reference version:")[1].split("```")[1]
+    assert helptext.missing_topics(text) == []
+    assert "Full House with $15 on the same line" in helptext.missing_topics(
+        text.replace("$15", "$ 1 5"))
