@@ -6,6 +6,7 @@ may share an item; the item's score is its points times their weighted average.
 """
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,20 @@ class Rubric:
             if item.id == item_id:
                 return item
         raise KeyError(f"rubric of {self.assignment} has no item {item_id!r}")
+
+
+NEVER_FULL = 0.9    # an item with any wrong case gets at most this share
+
+
+def share(right: int, total: int) -> float:
+    """Partial credit for cases checked one by one: the fraction right, rounded down to a
+    tenth, and never full marks when anything is wrong (a function wrong on 6 hands of 2197
+    is still wrong)."""
+    if total <= 0:
+        return 0.0
+    if right >= total:
+        return 1.0
+    return min(NEVER_FULL, math.floor(right / total * 10 + 1e-9) / 10)
 
 
 class Fail(Exception):

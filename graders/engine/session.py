@@ -51,9 +51,10 @@ class Session:
     @classmethod
     def start(cls, target: Path, workdir: Path, policy: DrawPolicy | None = None,
               limits: Limits | None = None, args: list[str] | None = None,
-              deny: list[Path] | None = None, paths: list[Path] | None = None) -> "Session":
+              deny: list[Path] | None = None, paths: list[Path] | None = None,
+              env: dict[str, str] | None = None) -> "Session":
         child = Child(target, workdir=workdir, policy=policy, limits=limits, args=args,
-                      deny=deny, paths=paths)
+                      deny=deny, paths=paths, env=env)
         return cls(child.start())
 
     # ------------------------------------------------------------------

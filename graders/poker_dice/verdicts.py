@@ -1,10 +1,10 @@
 """Requirements (one thing a check looks at) and how a list of them becomes a share of an item."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-NEVER_FULL = 0.9     # an item with anything wrong gets at most this share
+from graders.engine.rubric import NEVER_FULL, share  # noqa: F401 (used here and by callers)
+
 SHOWN = 3            # failed requirements spelled out in the feedback
 
 
@@ -23,15 +23,6 @@ class Requirement:
 def passed() -> Requirement:
     """A requirement that was met."""
     return Requirement(True)
-
-
-def share(right: int, total: int) -> float:
-    """The fraction right, rounded down to a tenth, and never full when anything is wrong."""
-    if total <= 0:
-        return 0.0
-    if right >= total:
-        return 1.0
-    return min(NEVER_FULL, math.floor(right / total * 10 + 1e-9) / 10)
 
 
 def fraction_of(requirements: list[Requirement]) -> float:

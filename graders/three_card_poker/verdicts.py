@@ -1,19 +1,9 @@
 """How a count of right answers becomes a share of an item, and how a failed call reads."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-NEVER_FULL = 0.9    # an item with any wrong case gets at most this share
-
-
-def share(right: int, total: int) -> float:
-    """The fraction right, rounded down to a tenth, and never full when anything is wrong."""
-    if total <= 0:
-        return 0.0
-    if right >= total:
-        return 1.0
-    return min(NEVER_FULL, math.floor(right / total * 10 + 1e-9) / 10)
+from graders.engine.rubric import NEVER_FULL, share  # noqa: F401 (used here and by callers)
 
 
 @dataclass
