@@ -6,23 +6,22 @@ and confirmed by a TA, so they are not asserted here, except for the reference).
 """
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+
+import mutants
 
 from conftest import FIXTURES, KIT_ROOT, grade, objective
 
 POCO = FIXTURES / "pocoloco"
 CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists())
-MANIFEST = POCO / "mutants" / "manifest.toml"
-MUTANTS = tomllib.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+MUTANTS = mutants.manifest("pocoloco")
 
 
 @pytest.fixture(scope="module")
-def graded():
+def graded(tmp_path_factory):
     """Everything graded in one pytest run of the grader (it parametrizes over them)."""
-    paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + \
-        [POCO / "mutants" / name for name in MUTANTS]
+    built = mutants.build("pocoloco", tmp_path_factory.mktemp("pocoloco-mutants"))
+    paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + [built[name] for name in MUTANTS]
     names = ["reference"] + [f"correct-{p.name}" for p in CORRECT] + \
         [f"mutant-{name}" for name in MUTANTS]
     return grade("pocoloco", paths, names)

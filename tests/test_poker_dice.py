@@ -9,17 +9,17 @@ without crashing the grader and within the time budget. Everything is graded in 
 from __future__ import annotations
 
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 
+import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
 from graders.poker_dice import helptext, play, rules, scenarios, selftests
 
 POKER = FIXTURES / "poker_dice"
 REFERENCE = KIT_ROOT / "reference" / "poker_dice"
-MANIFEST = tomllib.loads((POKER / "mutants" / "manifest.toml").read_text())
+MANIFEST = mutants.manifest("poker_dice")
 CORRECT = sorted(folder.name for folder in (POKER / "correct").iterdir() if folder.is_dir())
 BUDGET = 15.0
 
@@ -55,7 +55,9 @@ def graded(tmp_path_factory):
     """Every submission graded in one run: name -> SubmissionReport."""
     folders = {"reference": REFERENCE}
     folders.update({f"correct-{name}": POKER / "correct" / name for name in CORRECT})
-    folders.update({f"mutant-{name}": POKER / "mutants" / name for name in MANIFEST})
+    built = tmp_path_factory.mktemp("poker-dice-mutants")
+    folders.update({f"mutant-{name}": path
+                    for name, path in mutants.build("poker_dice", built).items()})
     folders.update(_broken(tmp_path_factory.mktemp("poker-dice-broken")))
     return grade("poker_dice", list(folders.values()), list(folders))
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+
+import mutants
 
 from graders.engine import plugin, submissions
 from graders.engine.rubric import KIT_ROOT, Rubric
@@ -22,26 +23,28 @@ from graders.three_card_poker import game, rounds, rules, style, verdicts
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
 GRADER = KIT_ROOT / "graders" / "three_card_poker"
 RUBRIC = Rubric.load("three_card_poker")
-MANIFEST = tomllib.loads((FIXTURES / "mutants" / "manifest.toml").read_text())
+MANIFEST = mutants.manifest("three_card_poker")
 CORRECT = sorted(folder.name for folder in (FIXTURES / "correct").iterdir() if folder.is_dir())
 BROKEN = ("syntax_error", "import_raises", "has_pair_hangs")
 AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
 
 
-def _folders() -> dict[str, Path]:
-    """Every submission to grade: student name -> folder."""
+def _folders(built: Path) -> dict[str, Path]:
+    """Every submission to grade: student name -> folder (mutants are built under ``built``)."""
     folders = {"reference": KIT_ROOT / "reference" / "three_card_poker"}
     folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
-    folders.update({f"mutant-{name}": FIXTURES / "mutants" / name for name in MANIFEST})
+    folders.update({f"mutant-{name}": path
+                    for name, path in mutants.build("three_card_poker", built).items()})
     folders.update({f"broken-{name}": FIXTURES / "broken" / name for name in BROKEN})
     return folders
 
 
 @pytest.fixture(scope="module")
-def graded():
+def graded(tmp_path_factory):
     """Every fixture graded in one run: student name -> {item id: verdict}."""
+    built = tmp_path_factory.mktemp("three-card-poker-mutants")
     found = [submissions.from_path(path, RUBRIC.main_file, name)
-             for name, path in _folders().items()]
+             for name, path in _folders(built).items()]
     reports = plugin.run(RUBRIC, found, GRADER)
     return {report.student: {verdict.item.id: verdict for verdict in report.verdicts}
             for report in reports}

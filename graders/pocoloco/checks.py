@@ -112,6 +112,10 @@ def check_tie_break_applied(games, result):
         if before and after and receiver is None and after == before:
             result.fail(f"Round {index + 1}: {what}, and nobody received any chips.",
                         evidence=reading.excerpt(span))
+    if any(re.search(r"alphabet|a-z|a to z|by name|name order", s, re.I) for s in sentences):
+        result.fail("Breaking ties by name (alphabetical order) is not fair: the same names "
+                    "always win ties. The handout asks for a fair rule (e.g. at random).",
+                    actual="\n".join(s.strip() for s in sentences))
     if says_random and draws_in_ties == 0 and reading.complete(1):
         result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
                     "the program made no random choice: the same tied player would always be "
