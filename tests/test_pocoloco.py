@@ -13,8 +13,17 @@ import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
 
 POCO = FIXTURES / "pocoloco"
-CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists())
+DEMO = KIT_ROOT / "demo_submissions" / "pocoloco"
+# Correct programs: the fixtures, plus the four correct ones in the demo class folder
+CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists()) + [
+    DEMO / "smithjane_12345_67890_a5.py", DEMO / "leekevin_LATE_23456_78901_a5-1.py",
+    DEMO / "nguyenanh_34567_89012_a5.py", DEMO / "garciamaria_45678_90123_a5.py"]
 MUTANTS = mutants.manifest("pocoloco")
+
+
+def _name(path):
+    """A fixture folder's name, or a demo submission's student name."""
+    return path.name if path.is_dir() else path.name.split("_")[0]
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +31,7 @@ def graded(tmp_path_factory):
     """Everything graded in one pytest run of the grader (it parametrizes over them)."""
     built = mutants.build("pocoloco", tmp_path_factory.mktemp("pocoloco-mutants"))
     paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + [built[name] for name in MUTANTS]
-    names = ["reference"] + [f"correct-{p.name}" for p in CORRECT] + \
+    names = ["reference"] + [f"correct-{_name(p)}" for p in CORRECT] + \
         [f"mutant-{name}" for name in MUTANTS]
     return grade("pocoloco", paths, names)
 
@@ -37,7 +46,7 @@ def test_reference_scores_full_marks(graded):
     assert report.score == report.rubric.max_score, _lost(report)
 
 
-@pytest.mark.parametrize("program", [p.name for p in CORRECT])
+@pytest.mark.parametrize("program", [_name(p) for p in CORRECT])
 def test_correct_program_gets_every_objective_mark(graded, program):
     report = graded[f"correct-{program}"]
     assert _lost(report) == {}, [c.messages for v in report.verdicts for c in v.checks
