@@ -68,3 +68,16 @@ def test_standings_formats():
 
 def test_clean_removes_colour_and_resolves_carriage_returns():
     assert clean("\x1b[1;32mHello\x1b[0m\nrolling...\rdone") == "Hello\ndone"
+
+
+def test_big_dice_touching_each_other():
+    text = ("+-----++-----++-----+\n|o    ||o   o||o   o|\n|     ||o   o||     |\n"
+            "|    o||o   o||o   o|\n+-----++-----++-----+")
+    art = find_dice(text, [2, 6, 4])
+    assert art and art.side_by_side
+
+
+def test_big_dice_stacked_in_one_block():
+    one = "+-----+\n|  o  |\n+-----+\n"
+    art = find_dice(one * 3, [1, 1, 1])
+    assert art and not art.side_by_side

@@ -59,6 +59,37 @@ def _segments(block: list[str]) -> list[tuple[int, int]]:
     return segments
 
 
+FRAME = set("|+#:!I[](){}│┃║╭╮╰╯┌┐└┘╔╗╚╝├┤┬┴┼")
+
+
+def _split_touching(rows: list[str], a: int, b: int) -> list[tuple[int, int]]:
+    """Dice drawn with no blank column between them ("+---++---+" or a shared border):
+    cut the segment at columns that are frame characters from top to bottom."""
+    lines = [col for col in range(a, b) if all(row[col] in FRAME for row in rows)]
+    cuts: list[tuple[int, int]] = []
+    start = None
+    for col in lines:
+        if start is not None and col - start > 2:
+            cuts.append((start, col + 1))
+        start = col
+    return cuts if len(cuts) > 1 else [(a, b)]
+
+
+def _split_stacked(block: list[str]) -> list[list[str]]:
+    """Dice stacked in one block of lines: cut at border rows (no spaces inside) that end a
+    die, i.e. the bottom border of one die and the top border of the next."""
+    pieces, current = [], []
+    for line in block:
+        border = len(line.strip()) >= 3 and " " not in line.strip()
+        current.append(line)
+        if border and len(current) >= 3:
+            pieces.append(current)
+            current = []
+    if current:
+        pieces.append(current)
+    return [p for p in pieces if len(p) >= 3]
+
+
 def _profile(rows: list[str], pip: str) -> list[int]:
     """Pips per row, inside the die's border rows, with runs of empty rows squeezed to one."""
     inner = [r for r in rows if " " in r.strip() or pip in r]
@@ -92,9 +123,9 @@ def find_dice(text: str, faces: list[int]) -> DiceArt | None:
     for block in _blocks(text):
         if len(block) < 3:
             continue
-        segments = _segments(block)
         wide = max(len(line) for line in block)
         rows = [line.ljust(wide) for line in block]
+        segments = [cut for a, b in _segments(block) for cut in _split_touching(rows, a, b)]
         dice = [[row[a:b] for row in rows] for a, b in segments]
         readings = [_read_die(d) for d in dice]
         for start in range(0, max(0, len(readings) - len(faces)) + 1):
@@ -106,11 +137,14 @@ def find_dice(text: str, faces: list[int]) -> DiceArt | None:
                 if counts == list(faces):
                     regular = all(next(ok for c, _, ok in r if c == pip) for r in window)
                     return DiceArt(list(faces), True, regular, block)
-        if len(segments) == 1 and len(readings[0]) and len(stacked) < len(faces):
-            want = faces[len(stacked)]
-            if any(n == want for _, n, _ in readings[0]):
-                stacked.append(want)
-                stacked_lines += block
+        if len(segments) == 1:
+            for piece in _split_stacked(block):
+                if len(stacked) >= len(faces):
+                    break
+                want = faces[len(stacked)]
+                if any(n == want for _, n, _ in _read_die(piece)):
+                    stacked.append(want)
+                    stacked_lines += piece
     if stacked == list(faces):
         return DiceArt(list(faces), False, True, stacked_lines)
     return None
