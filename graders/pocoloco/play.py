@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from graders.engine import answers
 from graders.engine.harness import Limits, prepare_workdir
 from graders.engine.session import Session
 from graders.engine.transcript import Transcript
@@ -48,7 +49,7 @@ class Decision:
     human_round: int
     human_rolls: int           # complete rolls the human had in that round
     repeat: int = 0            # 0 the first time a prompt is asked; more when it came back
-    intent: str = ""           # what the answer meant: yes, no, enter, or the text typed
+    intent: str = ""           # what the answer meant (roll questions: yes = roll again)
     context: str = ""          # the last lines on screen when it was asked
 
 
@@ -66,6 +67,17 @@ class Game:
     @property
     def usable(self) -> bool:
         return bool(self.transcript.draws)
+
+
+def asks_to_stop(text: str) -> bool:
+    """A yes/no question about stopping rather than rolling ("Stop rolling? (y/n)",
+    "Do you want to hold?"), where yes means stop."""
+    if answers.options(text) and any(o.polarity == "yes" and o.text.lower() not in ("y", "yes")
+                                     for o in answers.options(text)):
+        return False          # its own options ("[r]oll or [s]top") already say what is what
+    return bool(re.search(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", text,
+                          re.I)) and not re.search(r"roll again|re-?roll|another roll|roll more|"
+                                                   r"keep rolling|roll\?", text, re.I)
 
 
 def classify(wording: str, context: str) -> str:
@@ -114,15 +126,20 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
         rolls = scenario.human_rolls is True or (
             isinstance(scenario.human_rolls, set) and state is not None
             and state.turn in scenario.human_rolls)
+        if kind == "roll" and (state is None or state.rolls == 0):
+            rolls = True          # asked before the first roll of a turn: always roll once
         intent = {"name": HUMAN, "chips": str(scenario.chips), "rules": "yes", "dice": "all",
                   "again": "no", "continue": "yes",
                   "roll": "yes" if rolls else "no"}.get(kind, "yes")
+        meaning = intent                                    # for roll questions: yes = roll
+        if kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
+            intent = {"yes": "no", "no": "yes"}[intent]     # "Do you want to stop? (y/n)"
         if kind == "continue" and not re.search(r"\(|\[|y/n|yes", prompt.context[-80:]):
             intent = "enter"
         typed = session.answer(intent)
         decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
                                   state.turn if state else 0, state.rolls if state else 0,
-                                  prompt.repeats, intent, prompt.context))
+                                  prompt.repeats, meaning, prompt.context))
     session.close()
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"
