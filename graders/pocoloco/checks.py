@@ -438,11 +438,16 @@ def check_big_dice(games, result):
     reading = game(games, LONG, result)
     found, stacked, irregular, total = 0, 0, 0, 0
     example = None
-    for round_ in reading.rounds[:3]:
+    # Judged on the human's own rolls: a program may show the computers' rolls more briefly
+    for round_ in reading.rounds[:LONG.rounds]:
         for player, turn in round_.turns.items():
+            if player != reading.human:
+                continue
             for number, end in enumerate(turn.ends):
-                total += 1
                 art = find_dice(reading.text[end:end + 3000], turn.rolls[number])
+                if art is None and not reading.shown(turn, number):
+                    continue         # a roll never shown at all is a UI matter, not this item
+                total += 1
                 if art is None:
                     example = example or (turn.rolls[number], end)
                     continue
@@ -450,9 +455,11 @@ def check_big_dice(games, result):
                 stacked += not art.side_by_side
                 irregular += not art.regular
     result.measure("rolls drawn as big dice", f"{found} of {total}")
+    if total == 0:
+        result.fail("The grader found no roll shown on screen, as numbers or as dice.")
     if found == 0:
         faces, end = example
-        result.fail(f"No big dice were found for the rolls (e.g. {faces}).",
+        result.fail(f"No big dice were found for your rolls (e.g. {faces}).",
                     expected=" -----   -----   -----\n| o   | | o o | | o o |\n|     | | o o | "
                              "|     |\n|   o | | o o | | o o |\n -----   -----   -----",
                     evidence=reading.transcript.render(end, end + 600, max_lines=15))
@@ -462,4 +469,4 @@ def check_big_dice(games, result):
     if irregular:
         result.partial(0.5, "Some dice do not show the regular pip pattern.")
     if found < total * 0.8:
-        result.partial(0.5, f"Only {found} of {total} rolls were drawn as big dice.")
+        result.partial(0.5, f"Only {found} of your {total} rolls were drawn as big dice.")
