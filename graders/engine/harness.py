@@ -102,6 +102,7 @@ class Child:
         self.stopped_by: str | None = None
         self.output_bytes = 0
         self.draw_count = 0
+        self._sent_names: list[str] = []
         self.started = self.ended = 0.0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._event_buffer = b""
@@ -322,7 +323,11 @@ class Child:
                                 "(an endless loop?)")
             return
         value, faces = self.policy.answer(event)
-        self.reply({"value": value})
+        reply = {"value": value}
+        names = list(getattr(self.policy, "names", None) or [])
+        if names and names != self._sent_names:
+            reply["names"] = self._sent_names = names    # the child then reports only these
+        self.reply(reply)
         data = {"fn": event.get("fn"), "req": event.get("req", {}), "value": value,
                 "faces": faces, "stack": event.get("stack", []), "kit": event.get("kit")}
         self.log.append(Event("draw", "", data))

@@ -16,7 +16,6 @@ It is started as ``python -I kitboot.py CONFIG_JSON`` by the harness and:
 
 Only the standard library is used, and the file stays compatible with Python 3.8+.
 """
-import ast
 import builtins
 import io
 import json
@@ -25,7 +24,6 @@ import random
 import runpy
 import sys
 import time
-import traceback
 
 CONFIG = json.loads(sys.argv[1])
 EVENT_FD = CONFIG["event_fd"]
@@ -293,12 +291,17 @@ def _describe(value):
     return {"type": type(value).__name__}
 
 
+_KNOWN_NAMES = set()     # once the grader knows the players' names, only those are reported
+
+
 def _short_strings(mapping, prefix=""):
     found = []
     for key, value in list(mapping.items()):
         if len(found) >= 24 or key.startswith("__"):
             continue
         if isinstance(value, str):
+            if _KNOWN_NAMES and value not in _KNOWN_NAMES:
+                continue
             if 0 < len(value) <= 30 and "\n" not in value:
                 found.append([prefix + key, value])
         elif isinstance(value, dict) and len(value) < 40:
@@ -312,10 +315,16 @@ def _short_strings(mapping, prefix=""):
     return found
 
 
+_STUDENT_FILES = {}
+
+
 def _is_student_file(filename):
     """Frames of the student's own files (not runpy's frozen ones, not the kit's)."""
-    return os.path.isabs(filename) and \
-        os.path.realpath(filename).startswith(WORKDIR + os.sep)
+    known = _STUDENT_FILES.get(filename)
+    if known is None:
+        known = _STUDENT_FILES[filename] = os.path.isabs(filename) and \
+            os.path.realpath(filename).startswith(WORKDIR + os.sep)
+    return known
 
 
 def _who_is_asking():
@@ -349,6 +358,9 @@ def _scripted(method):
             request = _REQUESTS[name](*args, **kwargs)
             _flush()
             reply = ask("draw", fn=name, req=request, stack=_who_is_asking())
+            if reply.get("names"):
+                _KNOWN_NAMES.clear()
+                _KNOWN_NAMES.update(n for n in reply["names"] if isinstance(n, str))
             value = _APPLY[name](reply.get("value"), *args, **kwargs)
             if value is _NO_VALUE:
                 value = method(self, *args, **kwargs)
@@ -539,20 +551,23 @@ def _audit(event, args):
 
 
 # ----------------------------------------------------------------------------- running
-def _calls_main_at_top_level(tree):
-    """True when module-level code (outside def/class) calls main()."""
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            continue
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) \
-                    and inner.func.id == "main":
-                return True
-    return False
+class _MainWatch:
+    """Notices whether the program's own main() runs (a profile hook that removes itself as
+    soon as it has seen it), so a main() that is defined but never called can be called."""
+
+    def __init__(self, target):
+        self.target, self.called = target, False
+
+    def __call__(self, frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "main" and \
+                frame.f_code.co_filename == self.target:
+            self.called = True
+            sys.setprofile(None)
 
 
 def _student_traceback(exc):
     """The traceback with the kit's own frames left out."""
+    import traceback
     lines = []
     for item in traceback.extract_tb(exc.__traceback__):
         if _is_student_file(item.filename):
@@ -568,8 +583,7 @@ def run_program():
     with open(target, "rb") as handle:
         source = handle.read()
     try:
-        tree = ast.parse(source, filename=target)
-        compile(tree, target, "exec")
+        compile(source, target, "exec")
     except SyntaxError as err:
         message = "%s: %s (%s, line %s)" % (type(err).__name__, err.msg,
                                             os.path.basename(target), err.lineno)
@@ -577,8 +591,7 @@ def run_program():
         sys.stderr.write(message + ("\n    " + text if text else "") + "\n")
         send("exit", status="syntax-error", code=1, error=message, line=err.lineno)
         return 1
-    call_main = "main" in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)} \
-        and not _calls_main_at_top_level(tree)
+    watch = _MainWatch(target)
     sys.argv = [target] + list(CONFIG.get("args", []))
     sys.path.insert(0, os.path.dirname(target))
     sys.path.extend(ALLOW)
@@ -586,8 +599,13 @@ def run_program():
     sys.addaudithook(_audit)
     status, code, error = "finished", 0, None
     try:
+        sys.setprofile(watch)
         namespace = runpy.run_path(target, run_name="__main__")
-        if call_main and CONFIG.get("call_main", True) and callable(namespace.get("main")):
+        sys.setprofile(None)
+        if not watch.called and CONFIG.get("call_main", True) and \
+                callable(namespace.get("main")) and \
+                getattr(namespace["main"], "__code__", None) is not None and \
+                namespace["main"].__code__.co_filename == target:
             send("note", text="main() was defined but never called; the grader called it")
             namespace["main"]()
     except SystemExit as exc:
