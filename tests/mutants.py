@@ -69,13 +69,17 @@ def apply(original: str, hunk_lines: list[str]) -> str:
     return "".join(result)
 
 
-def build(assignment: str, folder: Path) -> dict[str, Path]:
-    """Write every mutant of an assignment under ``folder``; returns name -> its folder."""
+def build(assignment: str, folder: Path, kind: str = "mutants") -> dict[str, Path]:
+    """Write every mutant (or, with kind="variants", every correct variant) of an assignment
+    under ``folder``; returns name -> its folder. Variants are correct programs kept as
+    patches against the reference, like mutants but with nothing to lose."""
     reference = KIT / "reference" / assignment
-    source = KIT / "tests" / "fixtures" / assignment / "mutants"
+    source = KIT / "tests" / "fixtures" / assignment / kind
+    names = manifest(assignment) if kind == "mutants" else \
+        sorted(p.stem for p in source.glob("*.patch"))
     built = {}
-    for name in manifest(assignment):
-        target = folder / name
+    for name in names:
+        target = folder / kind / name
         shutil.copytree(reference, target, ignore=shutil.ignore_patterns("__pycache__"))
         for filename, hunks in _file_patches((source / f"{name}.patch").read_text()).items():
             path = target / filename

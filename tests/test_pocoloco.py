@@ -29,9 +29,13 @@ def _name(path):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """Everything graded in one pytest run of the grader (it parametrizes over them)."""
-    built = mutants.build("pocoloco", tmp_path_factory.mktemp("pocoloco-mutants"))
-    paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + [built[name] for name in MUTANTS]
+    folder = tmp_path_factory.mktemp("pocoloco-built")
+    built = mutants.build("pocoloco", folder)
+    variants = mutants.build("pocoloco", folder, "variants")
+    paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + list(variants.values()) + \
+        [built[name] for name in MUTANTS]
     names = ["reference"] + [f"correct-{_name(p)}" for p in CORRECT] + \
+        [f"correct-{name}" for name in variants] + \
         [f"mutant-{name}" for name in MUTANTS]
     return grade("pocoloco", paths, names)
 
@@ -46,7 +50,10 @@ def test_reference_scores_full_marks(graded):
     assert report.score == report.rubric.max_score, _lost(report)
 
 
-@pytest.mark.parametrize("program", [_name(p) for p in CORRECT])
+VARIANTS = sorted(p.stem for p in (POCO / "variants").glob("*.patch"))
+
+
+@pytest.mark.parametrize("program", [_name(p) for p in CORRECT] + VARIANTS)
 def test_correct_program_gets_every_objective_mark(graded, program):
     report = graded[f"correct-{program}"]
     assert _lost(report) == {}, [c.messages for v in report.verdicts for c in v.checks
