@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from . import rules
-from .reading import Reading, Turn
+from .reading import Reading
 from .scenarios import LONG
 
 TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll)|draw\b", re.I)
@@ -134,6 +134,3 @@ def limit_breaks(reading: Reading) -> list[str]:
             allowed = min(allowed, count)
     return problems
 
-
-def final_roll_text(turn: Turn) -> str:
-    return rules.describe(turn.final)

@@ -264,8 +264,6 @@ class PocoPolicy(DrawPolicy):
                 and event.get("fn") in ("shuffle", "sample"):
             return self._order_of_indexes(items)
         if not self._is_player_population(items):
-            if len(items) == 6 or event.get("req", {}).get("k"):
-                self.learn_names(items[:0])
             return None
         self.learn_names(items)
         names = [i.get("name") if isinstance(i, dict) else i for i in items]

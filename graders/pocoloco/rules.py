@@ -7,8 +7,6 @@ Interpretations that all score full marks (see the handout's "Where you decide")
 """
 from __future__ import annotations
 
-from collections import Counter
-
 FACE_POINTS = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}
 CHIPS_FOR = {"points": 1, "loco": 2, "triple": 3, "poco": 4}
 CATEGORY_NAMES = {"points": "a points total", "loco": "Loco!", "triple": "a three-of-a-kind",
@@ -88,6 +86,3 @@ def acceptable_chips(before: dict[str, int], loser: str, amount: int) -> list[di
             unique.append(r)
     return unique
 
-
-def counts(roll) -> Counter:
-    return Counter(roll)
