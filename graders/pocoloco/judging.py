@@ -133,4 +133,3 @@ def limit_breaks(reading: Reading) -> list[str]:
                                 f"could roll at most {allowed}")
             allowed = min(allowed, count)
     return problems
-

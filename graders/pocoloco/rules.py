@@ -85,4 +85,3 @@ def acceptable_chips(before: dict[str, int], loser: str, amount: int) -> list[di
         if r not in unique:
             unique.append(r)
     return unique
-
