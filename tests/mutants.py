@@ -5,6 +5,9 @@ which rubric item it must lose and why. ``build(assignment, folder)`` writes eac
 full copy of the reference with its patch applied, so a mutant can never drift from the
 reference it was made from. To add one: copy the reference, make the defect, then
 ``diff -u reference/<a>/file.py copy/file.py`` (paths after a/ and b/ are file names).
+A mutant of one of the correct fixtures instead names it in the manifest:
+``base = "<folder under tests/fixtures/<a>/correct>"`` (real students' styles break in ways the
+reference cannot show).
 """
 from __future__ import annotations
 
@@ -80,7 +83,9 @@ def build(assignment: str, folder: Path, kind: str = "mutants") -> dict[str, Pat
     built = {}
     for name in names:
         target = folder / kind / name
-        shutil.copytree(reference, target, ignore=shutil.ignore_patterns("__pycache__"))
+        base = names[name].get("base") if kind == "mutants" else None
+        origin = KIT / "tests" / "fixtures" / assignment / "correct" / base if base else reference
+        shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__"))
         for filename, hunks in _file_patches((source / f"{name}.patch").read_text()).items():
             path = target / filename
             original = path.read_text() if path.exists() else ""
