@@ -1,9 +1,11 @@
 """Tests of the Three-card Poker grader.
 
-The reference and every correct solution get full marks; each mutant loses exactly the item its
-manifest names and keeps every other automatic item; broken files (a syntax error, an error at
-import, an endless loop in has_pair) are graded without crashing the grader. All submissions
-are graded in one ``plugin.run`` call (about 30 s); the CLI is run once for its exit status.
+The reference and every correct solution get full marks, except that a correct program whose
+game runs when the file is imported loses part of ``main`` and nothing else; each mutant loses
+exactly the item its manifest names and keeps every other automatic item; broken files (a
+syntax error, an error at import, an endless loop in has_pair) are graded without crashing the
+grader. All submissions are graded in one ``plugin.run`` call (about 30 s); the CLI is run once
+for its exit status.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import mutants
 from graders.engine import plugin, submissions
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.three_card_poker import game, rounds, rules, style, verdicts
+from graders.three_card_poker.loading import AT_IMPORT_SHARE
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
 GRADER = KIT_ROOT / "graders" / "three_card_poker"
@@ -27,6 +30,14 @@ MANIFEST = mutants.manifest("three_card_poker")
 CORRECT = sorted(folder.name for folder in (FIXTURES / "correct").iterdir() if folder.is_dir())
 BROKEN = ("syntax_error", "import_raises")   # has_pair_hangs is a patch in variants/
 AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
+# correct programs whose game runs when the file is imported: line -> statement, as the
+# feedback under main must name them
+AT_IMPORT = {"loop_at_bottom": {105: "while keep_going:"},
+             "loop_pasted_twice": {113: "while True:", 139: "while True:"},
+             "loop_ignores_eof": {92: "while True:"},
+             "main_call_unguarded": {119: "main()"}}
+# correct programs importing modules the grader does not have, as the note at the top names them
+STUBBED = {"bakery_asserts": "bakery", "unknown_import": "cisc108 and pyinputplus"}
 
 
 def _folders(built: Path) -> dict[str, Path]:
@@ -42,14 +53,19 @@ def _folders(built: Path) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """Every fixture graded in one run: student name -> {item id: verdict}."""
+def reports(tmp_path_factory):
+    """Every fixture graded in one run: student name -> its report."""
     built = tmp_path_factory.mktemp("three-card-poker-mutants")
     found = [submissions.from_path(path, RUBRIC.main_file, name)
              for name, path in _folders(built).items()]
-    reports = plugin.run(RUBRIC, found, GRADER)
-    return {report.student: {verdict.item.id: verdict for verdict in report.verdicts}
-            for report in reports}
+    return {report.student: report for report in plugin.run(RUBRIC, found, GRADER)}
+
+
+@pytest.fixture(scope="module")
+def graded(reports):
+    """student name -> {item id: verdict}."""
+    return {student: {verdict.item.id: verdict for verdict in report.verdicts}
+            for student, report in reports.items()}
 
 
 def _output(verdict) -> str:
@@ -57,7 +73,8 @@ def _output(verdict) -> str:
     parts = []
     for check in verdict.checks:
         for detail in check.details:
-            parts += [detail["message"], str(detail["expected"]), str(detail["actual"])]
+            parts += [detail["message"], str(detail["expected"]), str(detail["actual"]),
+                      str(detail["evidence"])]
         parts += check.notes
     return "\n".join(parts)
 
@@ -107,7 +124,8 @@ def test_the_graders_own_lines_fit_in_100_columns():
 
 
 # ----------------------------------------------------------------------------- grading
-@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
+@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT
+                                                  if name not in AT_IMPORT])
 def test_correct_solutions_get_full_marks(graded, name):
     assert _not_full(graded[name], AUTOMATIC) == {}
     assert graded[name]["readability"].score >= 0
@@ -115,13 +133,68 @@ def test_correct_solutions_get_full_marks(graded, name):
         assert graded[name]["readability"].passed
 
 
+@pytest.mark.parametrize("name", sorted(AT_IMPORT))
+def test_a_game_at_import_costs_part_of_main_and_nothing_else(graded, reports, name):
+    verdicts_by_item = graded[f"correct-{name}"]
+    others = [item for item in AUTOMATIC if item != "main"]
+    assert _not_full(verdicts_by_item, others) == {}
+    main = verdicts_by_item["main"]
+    assert main.score == AT_IMPORT_SHARE * main.item.points
+    # the problem is said once, under main, naming every statement that ran at import
+    lead = "When your file is imported, it starts playing"
+    assert [item for item, verdict in verdicts_by_item.items()
+            if lead in _output(verdict)] == ["main"]
+    text = _output(main)
+    assert text.count(lead) == 1
+    for line, statement in AT_IMPORT[name].items():
+        assert f"line {line} ({statement}" in text, (line, statement)
+    assert "What your file printed while it was imported" in text
+    assert not any("imported" in note for note in reports[f"correct-{name}"].notes)
+
+
+def test_a_game_at_import_without_main_is_judged_in_the_terminal(graded):
+    text = _output(graded["correct-loop_at_bottom"]["main"])
+    assert "Your file has no function main()" in text
+    assert "The game at the top level of your file was judged on the full games" in text
+    assert "Play another round? (y/n) «n»" in text          # the game the import played
+
+
+def test_a_statement_that_never_stops_is_skipped_in_a_fresh_process(graded):
+    text = _output(graded["correct-loop_ignores_eof"]["main"])
+    assert "never stopped (it kept asking after the end of input" in text
+    assert "until the grader stopped it" in text and "«end of input»" in text
+
+
+@pytest.mark.parametrize("name", sorted(STUBBED))
+def test_missing_testing_libraries_are_replaced_and_said_once(graded, reports, name):
+    report = reports[f"correct-{name}"]
+    said = [note for note in report.notes if "which the grader does not have" in note]
+    assert len(said) == 1 and f"imports {STUBBED[name]}, which" in said[0]
+    assert not any("does not have" in _output(verdict) for verdict in graded[report.student]
+                   .values())
+    # a testing library changes no function; another library might: a TA looks at it
+    assert bool(report.problems) == (name == "unknown_import")
+
+
 @pytest.mark.parametrize("mutant", sorted(MANIFEST))
 def test_each_mutant_loses_exactly_its_item(graded, mutant):
     item = MANIFEST[mutant]["loses"]
     verdicts_by_item = graded[f"mutant-{mutant}"]
     assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
+    if "share" in MANIFEST[mutant]:
+        points = verdicts_by_item[item].item.points
+        assert verdicts_by_item[item].score == MANIFEST[mutant]["share"] * points
     others = [other for other in AUTOMATIC if other != item]
     assert _not_full(verdicts_by_item, others) == {}
+
+
+def test_sorting_the_argument_in_place_counts_half(graded):
+    text = _output(graded["mutant-sort_in_place"]["sort_hand"])
+    assert "the right cards in the right order for 2197 hands, but not as a new list" in text
+    assert "sort_hand([2, 2, 3]) returned [3, 2, 2] and changed its argument to [3, 2, 2]" \
+        in text
+    text = _output(graded["mutant-sort_returns_none"]["sort_hand"])
+    assert "a wrong answer for 2197 of the 2197 hands" in text and "half" not in text
 
 
 def test_feedback_names_the_smallest_failing_case_and_its_rule(graded):
@@ -140,14 +213,26 @@ def test_main_feedback_shows_the_totals(graded):
     assert "Total: 10" in text
 
 
-def test_files_that_cannot_be_imported_fail_every_automatic_item(graded):
-    for name, error in (("broken-syntax_error", "SyntaxError"),
-                        ("broken-import_raises", "NameError")):
-        for item in AUTOMATIC:
-            verdict = graded[name][item]
-            assert verdict.score == 0, (name, item)
-            text = _output(verdict)
-            assert "could not be imported" in text and error in text, (name, item)
+def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
+    for item in AUTOMATIC:
+        verdict = graded["broken-syntax_error"][item]
+        assert verdict.score == 0, item
+        text = _output(verdict)
+        assert "could not be imported" in text and "SyntaxError" in text, item
+
+
+def test_an_error_at_import_hides_no_function(graded):
+    verdicts_by_item = graded["broken-import_raises"]
+    assert verdicts_by_item["hand_to_string"].passed      # defined after the failing line
+    text = _output(verdicts_by_item["main"])
+    assert "line 3 (EXAMPLE = hand_to_string([14, 9, 4])) raised NameError" in text
+    assert "Fix or remove the top-level statements that fail" in text
+    for item in AUTOMATIC:
+        if item != "hand_to_string":
+            assert verdicts_by_item[item].score == 0, item
+            assert f"Your file has no function named {item}." in _output(verdicts_by_item[item])
+        if item != "main":
+            assert "NameError" not in _output(verdicts_by_item[item]), item
 
 
 def test_an_endless_loop_fails_only_its_own_item(graded):

@@ -6,7 +6,7 @@
 Each call spec may give ``func`` + ``args``/``kwargs``, or ``code`` (grader code run with the
 student's module as ``m``; it sets ``result``), plus ``patch`` (module functions replaced by
 scripted return values, e.g. ``{"deal": [[14, 9, 4], [5, 5, 2]]}``), ``spy`` (module functions
-whose calls are recorded), ``inputs`` (lines for ``input()``), ``timeout`` (seconds, default 1),
+whose calls are recorded), ``inputs`` (lines for ``input()``), ``timeout`` (CPU seconds, default 1),
 ``args_after`` (report the arguments after the call, to spot in-place changes), ``group``
 (after a call of a group hangs, the group's remaining calls are not run: they fail with
 ``error == "skipped"``, so one endless loop costs one timeout, not one per call).
@@ -15,8 +15,17 @@ Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr"
 ``error``/``message``/``traceback`` when it raised, ``stdout`` (what the call printed),
 ``spies``, and ``remaining_inputs``. Values nested deeper than four levels come back as
 ``{"repr", "type"}``. A call that loops forever fails with ``error ==
-"timeout"``; the child is then restarted so the next calls still run. The module is imported
-once per child (not as ``__main__``); its import-time errors are reported by ``import_error``.
+"timeout"``; the child is then restarted so the next calls still run.
+
+The module is loaded once per child (not as ``__main__``), one top-level statement at a time
+(``kitboot._load_module``): a statement that fails is skipped, so a game loop or a failing
+test at the top level does not hide the functions. ``input()`` at import gets answers that end
+a game (fold, no, quit), then the end of input; a module that is not installed (a course's
+testing library such as ``bakery``) gets a stand-in. ``load`` says what happened (``asked``,
+``problems``, ``stubbed``, ``printed``, ``skipped``, ``stuck``). A statement that does not stop
+at all is skipped in a fresh child; after MAX_STUCK such statements only definitions (functions,
+classes, imports, constants) are loaded. ``import_error`` is set only when even that fails
+(a syntax error, for instance).
 """
 from __future__ import annotations
 
@@ -24,6 +33,8 @@ from pathlib import Path
 
 from .draws import DrawPolicy
 from .harness import Child, Limits
+
+MAX_STUCK = 3       # top-level statements skipped one by one before loading definitions only
 
 
 class FunctionCalls:
@@ -39,6 +50,9 @@ class FunctionCalls:
         self.child: Child | None = None
         self.import_error: str | None = None
         self.restarts = 0
+        self.load: dict = {}                    # how the module was loaded (see above)
+        self.stuck: list[dict] = []             # statements skipped because they did not stop
+        self._definitions_only = False
 
     def __enter__(self) -> "FunctionCalls":
         return self
@@ -47,16 +61,34 @@ class FunctionCalls:
         self.close()
 
     def _start(self) -> bool:
-        self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
-                           limits=self.limits, mode="calls", module=self.module,
-                           paths=self.paths).start()
-        event = self.child.next_event()
-        if event is None or event.get("ev") != "ready":
-            outcome = self.child.outcome
-            self.import_error = outcome.get("error") or outcome.get("status") or "no start"
+        """Start a child and load the module; False (with ``import_error``) when it cannot."""
+        while True:
+            env = {"KIT_LOAD_SKIP": ",".join(str(s["line"]) for s in self.stuck if s["line"])}
+            if self._definitions_only:
+                env["KIT_LOAD"] = "definitions"
+            self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
+                               limits=self.limits, mode="calls", module=self.module,
+                               paths=self.paths, env=env).start()
+            line, event = None, self.child.next_event()
+            while event is not None and event.get("ev") == "load":
+                line, event = event.get("line"), self.child.next_event()
+            if event is not None and event.get("ev") == "ready":
+                self.load = dict(event.get("load") or {}, stuck=list(self.stuck))
+                return True
+            outcome = dict(self.child.outcome)
             self.close()
-            return False
-        return True
+            why = outcome.get("error") or outcome.get("status") or "it did not start"
+            if outcome.get("status") == "import-error" or self._definitions_only:
+                self.import_error = why
+                return False
+            # The load did not finish: skip the statement it was running, in a fresh child.
+            line = outcome.get("line", line) if event is None else None
+            stuck = {"line": line, "why": why, "asked": outcome.get("asked") or 0,
+                     "printed": outcome.get("printed") or ""}
+            if line is None or len(self.stuck) >= MAX_STUCK:
+                self._definitions_only = True
+                stuck["line"] = None
+            self.stuck.append(stuck)
 
     def run(self, specs: list[dict], timeout: float = 1.0) -> list[dict]:
         """Run the calls in order; a call that hangs or kills the child fails alone."""

@@ -12,6 +12,7 @@ import pytest
 
 from . import evidence as gathering
 from . import functions, game, style
+from .loading import AT_IMPORT_SHARE
 from .runner import make_workdir
 from .verdicts import Requirement, share
 
@@ -32,17 +33,22 @@ def evidence(submission, notes):
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
         notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
+    stub_note = found.loading.stub_note()
+    if stub_note:
+        notes(stub_note, problem=found.loading.needs_review)
     return found
 
 
 @pytest.fixture(scope="session")
 def games(submission, evidence):
-    """main played in a terminal, once per plan (None when the file cannot be imported)."""
-    if evidence.import_error or not evidence.available.get("main"):
+    """main played in a terminal, once per plan: the file run as a program, so a game at its
+    top level is played too (None when there is no game to play)."""
+    if evidence.import_error or not (evidence.available.get("main") or evidence.loading.asked):
         return None
     if any(case.hung for case in evidence.cases.get("play_round", [])):
         return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
-    workdir = make_workdir(submission, with_rules=False)
+    workdir = make_workdir(submission, with_rules=False,
+                           stubs=evidence.loading.stubbed_modules)
     try:
         return [game.play_in_terminal(workdir / submission.main_name, workdir, plan)
                 for plan in game.PLANS]
@@ -184,17 +190,26 @@ def check_play_round(result, evidence):
 
 @pytest.mark.item("main")
 def check_main(result, evidence, games):
-    """main over two games: in a terminal, or with a stand-in play_round if that does better."""
-    require(result, evidence, "main")
-    terminal = [req for plan, run in zip(game.PLANS, games) for req in game.judge(plan, run)]
+    """main over two games: in a terminal, or with a stand-in play_round if that does better.
+    A file that plays (or fails) when it is imported earns at most AT_IMPORT_SHARE of the item;
+    without main(), the game at its top level is judged in the terminal."""
+    loading, has_main = evidence.loading, bool(evidence.available.get("main"))
+    if loading.troubled:
+        result.partial(AT_IMPORT_SHARE, loading.main_message(has_main),
+                       evidence=loading.transcript())
+    if not (has_main and not evidence.import_error) and not (games and loading.asked):
+        require(result, evidence, "main")
+    terminal = [req for plan, run in zip(game.PLANS, games or ()) for req in game.judge(plan, run)]
     stand_in = [req for case in evidence.cases.get("main/stand-in", [])
                 for req in game.judge(case.subject, game.stand_in_run(case))]
     scores = {"terminal": _fraction(terminal), "stand-in": _fraction(stand_in)}
-    played = all(run.played for run in games)
-    way = "terminal" if played and scores["terminal"] >= scores["stand-in"] else "stand-in"
+    played = bool(games) and all(run.played for run in games)
+    way = "terminal" if not has_main or played and scores["terminal"] >= scores["stand-in"] \
+        else "stand-in"
     chosen = terminal if way == "terminal" else stand_in
     why = next((requirement.message for requirement in terminal if not requirement.ok), "")
-    result.note(main_note(way, scores, None if played else games[0].problem, why))
+    result.note(main_note(way, scores, None if played else games[0].problem, why,
+                          loading.troubled, has_main))
     if scores[way] < 1:
         report_requirements(result, scores[way], chosen)
     else:
@@ -207,21 +222,29 @@ def _fraction(requirements: list[Requirement]) -> float:
     return share(sum(requirement.ok for requirement in requirements), len(requirements))
 
 
-def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str) -> str:
+def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,
+              at_import: bool = False, has_main: bool = True) -> str:
     """The games played, and which way main was judged."""
     games_played = "\n".join(f"- Game {number}: {plan.describe()}"
                              for number, plan in enumerate(game.PLANS, 1))
     text = f"The grader played these games with loaded cards:\n{games_played}\n\n"
+    if not has_main:
+        return text + "The game at the top level of your file was judged on the full games, " \
+                      "run in a terminal."
     if way == "terminal":
         return text + "main was judged on the full games, run in a terminal."
     if skipped:
         terminal = f"The full game {skipped}."
+    elif at_import:
+        terminal = (f"In a terminal, where the game at the top level of your file runs too, "
+                    f"the games earned {scores['terminal']:g} of the item "
+                    f"({why.rstrip('.')}).")
     else:
         terminal = f"In a terminal, with your own play_round, the games earned " \
                    f"{scores['terminal']:g} of the item ({why.rstrip('.')})."
+    blame = "" if at_import else " Mistakes in play_round are marked in its own item."
     return (text + terminal + " So main was judged with play_round() replaced by a stand-in "
-            f"that returns those rounds' points, and earned {scores['stand-in']:g}. Mistakes "
-            "in play_round are marked in its own item.")
+            f"that returns those rounds' points, and earned {scores['stand-in']:g}.{blame}")
 
 
 @pytest.mark.public

@@ -10,6 +10,7 @@ import shutil
 from dataclasses import dataclass, field
 
 from . import functions, game, rounds
+from .loading import Loading
 from .runner import Case, GroupedCalls, make_workdir
 
 WITH_HELPERS = ("score_hand", "dealer_plays")
@@ -23,6 +24,7 @@ class Evidence:
     available: dict[str, bool] = field(default_factory=dict)
     cases: dict[str, list[Case]] = field(default_factory=dict)      # group -> cases
     restarts: int = 0
+    loading: Loading = field(default_factory=Loading)               # what the import did
 
     def add(self, cases: list[Case]) -> None:
         """File the cases under their groups."""
@@ -53,7 +55,9 @@ def collect(submission) -> Evidence:
             if available is None:
                 error = calls.import_error or "the import failed"
                 return Evidence(import_error=error.replace(str(workdir) + "/", ""))
-            evidence = Evidence(available=available)
+            source = submission.main.read_text(encoding="utf-8", errors="replace")
+            evidence = Evidence(available=available,
+                                loading=Loading.from_report(calls.load, source))
             first = first_batch(available)
             calls.run_cases(first)
             evidence.add(first)

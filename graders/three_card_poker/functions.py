@@ -13,6 +13,9 @@ ORDERED_FUNCTIONS = ("hand_to_string", "sort_hand") + BOOL_FUNCTIONS
 HELPERS_USED = {"score_hand": ("has_pair", "has_straight", "has_triple"),
                 "dealer_plays": ("has_pair", "has_straight", "has_triple")}
 EXAMPLES = 4          # rule groups listed in the feedback
+# sort_hand: the right list, but the argument was sorted in place (or returned as the result)
+# breaks only the "new list" part of the rule, so such a hand counts half.
+HALF_RIGHT = 0.5
 
 
 def domain(function: str) -> list[list[int]]:
@@ -45,6 +48,8 @@ class Wrong:
     rule: str                      # the handout rule (shared by many hands)
     traceback: str | None = None
     detail: str = ""               # this hand's own working, e.g. a score calculation
+    credit: float = 0.0            # the share of a right answer this one still earns
+    changed_argument: bool = False
 
 
 @dataclass
@@ -58,9 +63,14 @@ class Judgement:
     kit_helpers: bool = False
 
     @property
-    def right(self) -> int:
-        """How many hands were right."""
-        return self.total - len(self.wrong)
+    def right(self) -> float:
+        """How many hands were right (half-right ones count as their credit)."""
+        return self.total - sum(1 - wrong.credit for wrong in self.wrong)
+
+    @property
+    def half_right(self) -> list[Wrong]:
+        """The hands that earned part of a right answer."""
+        return [wrong for wrong in self.wrong if wrong.credit]
 
     @property
     def fraction(self) -> float:
@@ -145,7 +155,11 @@ def _check_sort(hand: list[int], value: dict, call: str, expected: list[int]) ->
         got += f" and changed its argument to {value.get('after')!r}"
     elif problem == "same":
         got += " (the same list object it was given)"
-    return Wrong(hand, call, got, repr(expected), explain.why_sort_hand(problem))
+    credit = 0.0
+    if problem in ("changed", "same") and value.get("kind") == "list" and returned == expected:
+        credit = HALF_RIGHT
+    return Wrong(hand, call, got, repr(expected), explain.why_sort_hand(problem), credit=credit,
+                 changed_argument=problem == "changed")
 
 
 def _hint_any_order(verdict: Judgement, answers: dict) -> None:
@@ -171,13 +185,22 @@ def report(verdict: Judgement, points_word: str = "marks") -> dict:
         return {"message": f"{verdict.hang}. The grader stopped testing {verdict.function} "
                            f"there, so this item gets no {points_word}.",
                 "expected": None, "actual": None, "evidence": None}
-    first = verdict.wrong[0]
-    lines = [f"{verdict.function} gave a wrong answer for {len(verdict.wrong)} of the "
-             f"{verdict.total} hands it was given. Full {points_word} need every hand right; "
-             f"with {verdict.right} right this item gets {verdict.fraction:g} of its points.",
+    # the smallest hand with no credit at all; else the smallest with a changed argument
+    first = min(verdict.wrong, key=lambda wrong: (wrong.credit, not wrong.changed_argument))
+    half = len(verdict.half_right)
+    wrong = len(verdict.wrong) - half
+    counted = [f"a wrong answer for {wrong} of the {verdict.total} hands it was given"] * \
+        bool(wrong)
+    if half:
+        counted.append(f"the right cards in the right order for {half} hands, but not as a new "
+                       "list, which counts half")
+    lines = [f"{verdict.function} gave {' and '.join(counted)}. Full {points_word} need every "
+             f"hand right; with {verdict.right:g} of {verdict.total} right this item gets "
+             f"{verdict.fraction:g} of its points.",
              "",
-             f"The smallest wrong hand: {first.call} {first.got}, but the right answer "
-             f"is {first.expected}.",
+             f"The smallest {'half-right' if first.credit else 'wrong'} hand: {first.call} "
+             f"{first.got}, but the right answer is {first.expected}"
+             f"{' as a new list' if first.credit else ''}.",
              f"Why: {first.rule} {first.detail}".rstrip()]
     groups = Counter(wrong.rule for wrong in verdict.wrong)
     if len(groups) > 1:

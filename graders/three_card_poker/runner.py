@@ -12,6 +12,8 @@ from pathlib import Path
 from graders.engine.calls import FunctionCalls
 from graders.engine.harness import prepare_workdir
 
+from .loading import STUB_SOURCE
+
 RULES_MODULE = "kit_poker_rules"
 RULES_SOURCE = Path(__file__).with_name("rules.py")
 CALL_TIMEOUT = 1.0
@@ -42,9 +44,14 @@ class Case:
         return self.outcome.get("error") == "skipped"
 
 
-def make_workdir(submission, with_rules: bool) -> Path:
-    """A private run folder with the submission's files under their required names."""
+def make_workdir(submission, with_rules: bool, stubs: list[str] = ()) -> Path:
+    """A private run folder with the submission's files under their required names, plus a
+    stand-in module for each name in ``stubs`` (modules the grader does not have, which the
+    function calls replaced too: see loading.py)."""
     extra = {RULES_MODULE + ".py": RULES_SOURCE.read_text()} if with_rules else {}
+    for name in stubs:
+        if f"{name}.py" not in submission.files:
+            extra[f"{name}.py"] = STUB_SOURCE.format(name=name)
     return prepare_workdir(dict(submission.files), extra)
 
 

@@ -625,12 +625,63 @@ def run_program():
 
 
 # ----------------------------------------------------------------------------- function calls
+# Limits here are CPU time and counts, never wall-clock time, so that a busy machine does not
+# change a verdict. A step that ignores the stop it is sent is ended by the grader's own limits.
+LOAD_CPU_SECONDS = 2.0      # one top-level statement while the module loads
+LOAD_ANSWERS = 10           # answers per top-level statement before input() reports the end
+LOAD_QUESTIONS = 40         # questions per top-level statement before it is stopped
+GRACE_SECONDS = 1.0         # CPU a step may go on using after it was told to stop
+_cpu_clock = time.process_time
+
+
 class CallTimeout(BaseException):
-    """Raised inside a call that ran past its time (BaseException: a bare except misses it)."""
+    """Raised inside a call that ran past its CPU time (BaseException: ``except Exception``
+    in the student's code does not catch it)."""
 
 
-def _on_alarm(signum, frame):
-    raise CallTimeout()
+class LoadStopped(BaseException):
+    """Raised inside a top-level statement that ran past the load's limits."""
+
+
+class _CpuLimit:
+    """A CPU-time limit for one step of the student's code (one call, or one top-level statement
+    while loading), checked on SIGPROF every 50 ms of CPU. Before the limit it tells the grader
+    that the child is busy; at the limit it raises ``stop`` in the student's code; if the code
+    swallows that and goes on for GRACE_SECONDS more, ``give_up()`` ends the process."""
+
+    def __init__(self, seconds, stop, give_up):
+        self.seconds, self.stop, self.give_up = float(seconds), stop, give_up
+        self.started = self.ticked = 0.0
+        self.stopped = False
+
+    def __enter__(self):
+        import signal
+        self.started = self.ticked = _cpu_clock()
+        signal.signal(signal.SIGPROF, self._check)
+        signal.setitimer(signal.ITIMER_PROF, 0.05, 0.05)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        return False
+
+    def _check(self, signum, frame):
+        now = _cpu_clock()
+        used = now - self.started
+        if used < self.seconds:
+            if now - self.ticked >= 0.5:
+                self.ticked = now
+                send("tick")                    # still working: not idle
+            return
+        if not self.stopped:
+            self.stopped = True
+            raise self.stop("used more than %g s of CPU time" % self.seconds)
+        if used >= self.seconds + GRACE_SECONDS:
+            import signal
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            self.give_up("used more than %g s of CPU time and went on after the grader "
+                         "stopped it" % self.seconds)
 
 
 def _jsonable(value, depth=0):
@@ -669,18 +720,289 @@ class _Spy:
         return result
 
 
+class _ScriptedStdin(io.TextIOBase):
+    """sys.stdin while functions are called or the module loads: lines come from ``ask``
+    (the same answers as input()), an empty string at the end."""
+
+    def __init__(self, ask):
+        self.ask = ask
+
+    def readable(self):
+        return True
+
+    def readline(self, size=-1):
+        try:
+            return self.ask("") + "\n"
+        except EOFError:
+            return ""
+
+    def read(self, size=-1):
+        return self.readline()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+
+# --- modules that are not installed (a course's testing library, e.g. bakery or cisc108)
+def _quiet(*args, **kwargs):
+    """A stand-in for assert_equal and friends: checks nothing, prints nothing."""
+    return None
+
+
+def _stub_input(*args, **kwargs):
+    """A stand-in for e.g. pyinputplus.inputYesNo(prompt): asks with input()."""
+    prompt = kwargs.get("prompt")
+    if not isinstance(prompt, str):
+        prompt = next((arg for arg in args if isinstance(arg, str)), "")
+    return builtins.input(prompt)
+
+
+class _Harmless:
+    """Any other attribute of a stand-in module: callable, returns None, false, empty."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        return None
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return _Harmless(self._name + "." + attr)
+
+    def __bool__(self):
+        return False
+
+    def __iter__(self):
+        return iter(())
+
+    def __repr__(self):
+        return "<%s: not installed>" % self._name
+
+
+def _stub_module_class():
+    import types
+
+    class StubModule(types.ModuleType):
+        """A module that is not installed: assert-like names do nothing, input-like names
+        ask input(), any other name is harmless."""
+
+        def __getattr__(self, attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            lower = attr.lower()
+            if lower.startswith(("assert", "check", "expect", "test")):
+                value = _quiet
+            elif lower.startswith("input"):
+                value = _stub_input
+            else:
+                value = _Harmless(self.__name__ + "." + attr)
+            setattr(self, attr, value)
+            return value
+
+    return StubModule
+
+
+class _StubFinder:
+    """Last on sys.meta_path: a module the student's own file imports that no other finder
+    knows gets a stand-in, and its name is recorded for the feedback. Imports made by the
+    standard library or the grader are left alone (they may rely on ImportError)."""
+
+    def __init__(self):
+        self.stubbed = []
+        self.module_class = _stub_module_class()
+
+    def find_spec(self, fullname, path=None, target=None):
+        top = fullname.partition(".")[0]
+        if top != fullname and top not in self.stubbed or not _imported_by_student():
+            return None
+        import importlib.machinery
+        return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        return self.module_class(spec.name)
+
+    def exec_module(self, module):
+        module.__path__ = []
+        if module.__name__.partition(".")[0] not in self.stubbed:
+            self.stubbed.append(module.__name__)
+
+
+def _imported_by_student():
+    """The import statement being run is in one of the student's files."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not (name.startswith("<frozen") or "importlib" in name or name == __file__):
+            return _is_student_file(name)
+        frame = frame.f_back
+    return False
+
+
+# --- loading the student's module
+def _quit_answers(prompt):
+    """The answers most likely to end a game that asks something while it is imported, in
+    the order to try them when the same question comes again."""
+    import re
+    text = prompt.lower()
+    if "fold" in text or "p/f" in text:
+        return ["f"]
+    if re.search(r"\bq\b", text):
+        return ["q", "quit"]
+    if "quit" in text or "exit" in text:
+        return ["quit", "exit", "q"]
+    return ["n", "no", "q", "quit", "exit"]
+
+
+class _LoadInput:
+    """input() while the module loads: a few answers that end a game (fold, no, quit), then
+    the end of input; a statement that keeps asking is stopped."""
+
+    def __init__(self, give_up):
+        self.asked = self.total = 0           # in the current statement, in the whole load
+        self.give_up = give_up
+        self.seen = {}                        # prompt -> times asked
+
+    def __call__(self, prompt=""):
+        text = "" if prompt is None else str(prompt)
+        sys.stdout.write(text)
+        self.asked += 1
+        self.total += 1
+        if self.asked > LOAD_QUESTIONS + 10:
+            self.give_up("it kept asking after the end of input and after the grader "
+                         "stopped it")
+        if self.asked > LOAD_QUESTIONS:
+            raise LoadStopped("asked more than %d questions" % LOAD_QUESTIONS)
+        if self.asked > LOAD_ANSWERS:
+            sys.stdout.write("\u00abend of input\u00bb\n")
+            raise EOFError("EOF when reading a line")
+        forms = _quit_answers(text)
+        times = self.seen[text] = self.seen.get(text, 0) + 1
+        answer = forms[(times - 1) % len(forms)]
+        sys.stdout.write("\u00ab%s\u00bb\n" % answer)
+        return answer
+
+
+def _is_definition(node):
+    """Kept when only definitions are loaded: functions, classes, imports and assignments
+    whose value calls nothing (constants such as RANKS = "23456789XJQKA")."""
+    import ast
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
+                         ast.ImportFrom)):
+        return True
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+        return not any(isinstance(inner, (ast.Call, ast.Lambda, ast.ListComp, ast.DictComp,
+                                          ast.SetComp, ast.GeneratorExp))
+                       for inner in ast.walk(node.value))
+    return False
+
+
+def _excerpt(text, head=1500, tail=700):
+    """What a statement printed, shortened in the middle when long."""
+    if len(text) <= head + tail + 100:
+        return text
+    left_out = len(text) - head - tail
+    return "%s\n[... %d characters left out ...]\n%s" % (text[:head], left_out, text[-tail:])
+
+
+def _load_stuck(line, why, asked, printed):
+    """A top-level statement would not stop: end the process; the grader starts a new one
+    that skips this statement."""
+    _flush()
+    send("exit", status="import-stuck", code=3, line=line, error=why, asked=asked,
+         printed=_excerpt(printed))
+    os._exit(3)
+
+
 def _load_module(target, name):
+    """Load the student's file as module ``name`` one top-level statement at a time.
+
+    A statement that fails (a game loop at the top level that runs out of answers, a failing
+    assert, exit()) is reported and the load goes on with the next one, so every function the
+    file defines can still be called. input() answers as ``_LoadInput`` says; what the load
+    prints is kept for the report. The grader may ask to skip some lines (statements that
+    did not stop in an earlier try) or to load only definitions. Returns (module, report).
+    """
+    import __future__
+    import ast
     import importlib.util
+    with open(target, "rb") as handle:
+        source = handle.read()
+    tree = compile(source, target, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    compile(tree, target, "exec", dont_inherit=True)    # every syntax error before any run
+    lines = source.decode("utf-8", "replace").splitlines()
     spec = importlib.util.spec_from_file_location(name, target)
     module = importlib.util.module_from_spec(spec)
+    module.__doc__ = ast.get_docstring(tree, clean=False)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    skip = {int(n) for n in os.environ.get("KIT_LOAD_SKIP", "").split(",") if n.strip()}
+    only_definitions = os.environ.get("KIT_LOAD") == "definitions"
+    report = {"mode": "definitions" if only_definitions else "statements", "problems": [],
+              "skipped": [], "asked": 0, "printed": ""}
+    printed = io.StringIO()
+    answers = _LoadInput(None)
+    saved = sys.stdout, sys.stdin, sys.__stdin__, builtins.input
+    sys.stdout = printed
+    sys.stdin = sys.__stdin__ = _ScriptedStdin(answers)
+    builtins.input = answers
+    flags = 0
+    try:
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                for alias in node.names:
+                    feature = getattr(__future__, alias.name, None)
+                    flags |= getattr(feature, "compiler_flag", 0)
+            text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else ""
+            if node.lineno in skip or only_definitions and not _is_definition(node):
+                report["skipped"].append({"line": node.lineno, "statement": text[:80]})
+                continue
+            send("load", line=node.lineno)
+            code = compile(ast.Module([node], []), target, "exec", flags=flags,
+                           dont_inherit=True)
+            problem = _run_statement(code, module, answers, printed, node.lineno)
+            if problem:
+                problem["statement"] = text[:80]
+                report["problems"].append(problem)
+    finally:
+        sys.stdout, sys.stdin, sys.__stdin__, builtins.input = saved
+    report["asked"] = answers.total
+    report["printed"] = _excerpt(printed.getvalue(), 3000, 1000)
+    return module, report
 
 
-def _one_call(module, spec, scripted_inputs):
-    """Run one call spec; returns the JSON-able outcome."""
-    import signal
+def _run_statement(code, module, answers, printed, line):
+    """Run one top-level statement; a report when it asked questions or did not finish."""
+    answers.asked, answers.seen = 0, {}
+    start = printed.tell()
+    answers.give_up = lambda why: _load_stuck(line, why, answers.asked,
+                                              printed.getvalue()[start:])
+    problem = {"line": line, "error": None, "message": "", "stopped": False}
+    try:
+        with _CpuLimit(LOAD_CPU_SECONDS, LoadStopped, answers.give_up):
+            exec(code, module.__dict__)
+    except BaseException as exc:  # noqa: B902 - SystemExit and the grader's stops included
+        problem.update(error=type(exc).__name__, message=str(exc)[:300],
+                       stopped=isinstance(exc, LoadStopped))
+        if not isinstance(exc, LoadStopped):
+            problem["traceback"] = _student_traceback(exc)
+    if problem["error"] is None and not answers.asked:
+        return None
+    problem["asked"] = answers.asked
+    problem["printed"] = _excerpt(printed.getvalue()[start:])
+    return problem
+
+
+# --- calls
+def _one_call(module, spec, scripted_inputs, done=()):
+    """Run one call spec; returns the JSON-able outcome. ``done`` holds the outcomes of the
+    batch so far (sent to the grader if this call has to be abandoned)."""
     saved = {}
     spies = {}
     for name, returns in spec.get("patch", {}).items():
@@ -695,28 +1017,38 @@ def _one_call(module, spec, scripted_inputs):
     captured = io.StringIO()
     real_stdout = sys.stdout
     outcome = {"id": spec.get("id")}
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, float(spec.get("timeout", 1.0)))
+    timeout = float(spec.get("timeout", 1.0))
+
+    def give_up(why):
+        """The call swallowed its timeout and went on: report it and end the process."""
+        sys.stdout = real_stdout
+        outcome.update(ok=False, error="timeout", message="did not return within %gs of CPU "
+                       "time" % timeout, stdout=captured.getvalue()[:20000], spies={},
+                       remaining_inputs=len(scripted_inputs))
+        _flush()
+        send("result", results=list(done) + [outcome])
+        os._exit(0)
+
     try:
         sys.stdout = captured
-        if "code" in spec:
-            scope = {"m": module, "result": None}
-            exec(spec["code"], scope)
-            value = scope["result"]
-        else:
-            value = getattr(module, spec["func"])(*spec.get("args", []),
-                                                  **spec.get("kwargs", {}))
+        with _CpuLimit(timeout, CallTimeout, give_up):
+            if "code" in spec:
+                scope = {"m": module, "result": None}
+                exec(spec["code"], scope)
+                value = scope["result"]
+            else:
+                value = getattr(module, spec["func"])(*spec.get("args", []),
+                                                      **spec.get("kwargs", {}))
         outcome.update(ok=True, value=_jsonable(value))
         if spec.get("args_after"):
             outcome["args_after"] = _jsonable(spec.get("args", []))
     except CallTimeout:
-        outcome.update(ok=False, error="timeout", message="did not return within %ss"
-                       % spec.get("timeout", 1.0))
+        outcome.update(ok=False, error="timeout", message="did not return within %gs of CPU "
+                       "time" % timeout)
     except BaseException as exc:  # noqa: B902 - every student error is reported
         outcome.update(ok=False, error=type(exc).__name__, message=str(exc)[:300],
                        traceback=_student_traceback(exc))
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         sys.stdout = real_stdout
         for name, original in saved.items():
             setattr(module, name, original)
@@ -727,7 +1059,8 @@ def _one_call(module, spec, scripted_inputs):
 
 
 def run_calls():
-    """Import the student's module (not as __main__) and run the grader's calls one by one."""
+    """Load the student's module (not as __main__, see ``_load_module``) and run the grader's
+    calls one by one."""
     scripted_inputs = []
 
     def scripted_input(prompt=""):
@@ -744,18 +1077,22 @@ def run_calls():
     sys.argv = [target]
     sys.dont_write_bytecode = True
     sys.addaudithook(_audit)
-    builtins.input = scripted_input
+    stubs = _StubFinder()
+    sys.meta_path.append(stubs)
     try:
-        module = _load_module(target, CONFIG.get("module", "submission"))
-    except BaseException as exc:  # noqa: B902 - import errors are the student's
+        module, report = _load_module(target, CONFIG.get("module", "submission"))
+    except BaseException as exc:  # noqa: B902 - a syntax error is the student's
         error = _student_traceback(exc)
         send("exit", status="import-error", code=1, error=error)
         return 1
-    request = ask("ready")
+    report["stubbed"] = list(stubs.stubbed)
+    builtins.input = scripted_input
+    sys.stdin = sys.__stdin__ = _ScriptedStdin(scripted_input)
+    request = ask("ready", load=report)
     while request.get("calls"):
         results = []
         for number, spec in enumerate(request["calls"]):
-            results.append(_one_call(module, spec, scripted_inputs))
+            results.append(_one_call(module, spec, scripted_inputs, results))
             if results[-1].get("error") == "timeout" and spec.get("stop_on_timeout", True):
                 break
             if number % 50 == 49:
