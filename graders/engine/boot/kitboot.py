@@ -630,7 +630,7 @@ def run_program():
 LOAD_CPU_SECONDS = 2.0      # one top-level statement while the module loads
 LOAD_ANSWERS = 10           # answers per top-level statement before input() reports the end
 LOAD_QUESTIONS = 40         # questions per top-level statement before it is stopped
-GRACE_SECONDS = 1.0         # CPU a step may go on using after it was told to stop
+GRACE_SECONDS = 0.5         # CPU a step may go on using after it was told to stop
 _cpu_clock = time.process_time
 
 
