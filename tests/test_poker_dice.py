@@ -2,9 +2,10 @@
 
 The reference and every correct project get full marks on every automatic item; each mutant of
 the manifest loses exactly its item and keeps full marks on every other automatic item; broken
-projects (an endless loop at import, an endless loop in the game, a lone project.py) are graded
-without crashing the grader and within the time budget. Everything is graded in one
-``plugin.run`` call (about 45 s).
+projects (an endless loop at import, an endless loop in the game, a lone project.py, a game that
+never starts, a circular import, a third-party menu library) are graded without crashing the
+grader, within the time budget, and with feedback that names the real cause. Everything is
+graded in one ``plugin.run`` call.
 """
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 
 import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
-from graders.poker_dice import helptext, play, rules, scenarios, selftests
+from graders.poker_dice import diagnose, functions, helptext, play, rules, scenarios, selftests
+from graders.poker_dice.scoring import judge_loop
 
 POKER = FIXTURES / "poker_dice"
 REFERENCE = KIT_ROOT / "reference" / "poker_dice"
@@ -43,6 +45,23 @@ def _broken(root: Path) -> dict[str, Path]:
             "        answer = input(prompt).strip()\n        while answer:\n            pass\n")
     variant("four-kind-never", POKER / "correct" / "count_dict", "project.py",
             'return count_shape(d) == [1, 4]', "return False")
+    # a menu whose "start" never matches (input() gives a str): no die is ever rolled
+    variant("never-starts", REFERENCE, "project.py",
+            '    print("Welcome to Poker Dice! Run with --help to read the rules.")\n',
+            '    print("Welcome to Poker Dice! Run with --help to read the rules.")\n'
+            '    choice = ""\n    while choice != 1:\n        print("1 - start a game")\n'
+            '        choice = input("Your choice: ").strip()\n')
+    # dice.py takes a constant from project.py: `import project` finds project half-loaded
+    variant("circular-import", REFERENCE, "dice.py", "import random\n",
+            "import random\n\nfrom project import HAND_SIZE\n")
+    variant("menu-library", REFERENCE, "project.py", "import sys\n",
+            "import sys\n\nfrom simple_term_menu import TerminalMenu\n")
+    # a correct is2Pair that waits 0.5 ms of real time per call (as on a very busy machine):
+    # the 7776 calls take seconds of real time but almost no CPU time, and lose nothing
+    variant("slow-clock", REFERENCE, "project.py",
+            '    """Return True if d holds two different pairs and a fifth die unlike both."""\n',
+            '    """Return True if d holds two different pairs and a fifth die unlike both."""\n'
+            '    __import__("select").select([], [], [], 0.0005)\n')
     lone = root / "lone-project"
     lone.mkdir()
     shutil.copy2(REFERENCE / "project.py", lone / "project.py")
@@ -138,7 +157,107 @@ def test_an_endless_game_still_gets_its_function_marks(graded):
     assert set(lost) == {"game", "best-score", "magic8-award"}
 
 
+def _all_text(report) -> str:
+    """Everything a student reads, all items."""
+    return "\n".join(_text(report, verdict.item.id) for verdict in report.verdicts)
+
+
+def test_a_predicate_table_built_at_import_gets_the_kits_predicates(graded):
+    for name in ("table_five_kind_checks_ends", "table_two_pair_any_pair"):
+        text = _text(graded[f"mutant-{name}"], "calculateScore")
+        assert "judged with the kit's correct predicates" in text, name
+        assert "with your own it earned 0." in text, name
+
+
+def test_a_game_that_never_starts_earns_no_game_marks(graded):
+    report = graded["never-starts"]
+    lost = _lost(report)
+    assert lost["game"][0] == 0
+    assert set(lost) == {"game", "best-score", "magic8-award"}
+    text = _text(report, "game")
+    assert "In none of the games did the program roll any dice: the game never started" in text
+    assert any("game never started" in problem for problem in report.problems)
+    assert "won after" not in _text(report, "best-score")
+
+
+def test_best_score_says_how_many_hands_only_after_a_win(graded):
+    assert "your game was won after 4 hands" in _text(graded["reference"], "best-score")
+    assert "won after 6 hands" in _text(graded["mutant-plays_on_to_250"], "best-score")
+
+
+def test_playing_on_past_the_goal_is_shown_in_words(graded):
+    text = _text(graded["mutant-plays_on_to_250"], "game")
+    assert "the game to end with a win after hand 4 (the purse reached $200" in text
+    assert "but the program asked 'Play another hand? (y/n)' instead" in text
+    assert "but the grader expected" not in _all_text(graded["mutant-plays_on_to_250"])
+    text = _text(graded["mutant-plays_on_below_ante"], "game")
+    assert "below the $10 ante: game over" in text and "the game should end here" in text
+
+
+@pytest.mark.parametrize("name, cause, wrong", [
+    ("circular-import", "circular import (project.py imports dice.py, which imports project.py)",
+     "if __name__"),
+    ("menu-library", "imports 'simple_term_menu'", "if __name__"),
+])
+def test_a_failed_import_names_its_real_cause(graded, name, cause, wrong):
+    text = _all_text(graded[name])
+    assert cause in text
+    assert wrong not in text
+
+
+def test_sweeps_do_not_depend_on_real_time(graded):
+    report = graded["slow-clock"]
+    assert _lost(report) == {}
+    assert "Right on all 7776 rolls." in _text(report, "is2Pair")
+
+
 # ----------------------------------------------------------------------------- pieces
+def _sweep(codes: str, stop=None) -> dict:
+    """A sweep's outcome as the child sends it."""
+    return {"ok": True, "value": {"codes": codes, "odd": {}, "errors": {}, "stop": stop}}
+
+
+def test_a_sweep_cut_by_the_safety_net_is_not_judged_beyond_that_point():
+    right = "".join("1" if rules.hand_name(roll) == "2 Pair" else "0"
+                    for roll in functions.ROLLS)
+    verdict = judge_loop("is2Pair", _sweep(right[:5000], ["net", 5000]))
+    assert verdict.fraction == 1 and verdict.untried == 2776 and verdict.wrong == []
+    assert "safety time limit" in verdict.review and verdict.hang is None
+    whole = judge_loop("is2Pair", {"ok": False, "error": "timeout", "message": "..."})
+    assert whole.fraction == 0 and whole.review and whole.lost == 0
+
+
+def test_a_sweep_that_hangs_counts_the_rest_as_wrong():
+    codes = "0" * 10 + "TTT"
+    verdict = judge_loop("is2Pair", _sweep(codes, ["hung", 13]))
+    assert verdict.lost == len(functions.ROLLS) - 13 and len(verdict.wrong) == 3
+    assert verdict.fraction == 0 and "did not return within" in verdict.hang
+    assert verdict.review is None
+
+
+@pytest.mark.parametrize("error, says", [
+    ('Traceback (most recent call last):\n  File "project.py", line 9, in <module>\n'
+     '    import dice\n  File "dice.py", line 3, in <module>\n'
+     '    from project import HAND_SIZE\n'
+     "ImportError: cannot import name 'HAND_SIZE' from 'project' (project.py)",
+     "circular import (project.py imports dice.py, which imports project.py)"),
+    ('Traceback (most recent call last):\n  File "dice.py", line 2, in <module>\n'
+     "    import colorama\nModuleNotFoundError: No module named 'colorama'",
+     "imports 'colorama' (dice.py, line 2: import colorama), a module that is not installed"),
+    ('Traceback (most recent call last):\n  File "project.py", line 3, in <module>\n'
+     "    from magic8ball import Magic8\nModuleNotFoundError: No module named 'magic8ball'",
+     "magic8ball.py is imported (project.py, line 3: from magic8ball import Magic8) but is not "
+     "in the submission"),
+    ('Traceback (most recent call last):\n  File "project.py", line 90, in <module>\n'
+     '    main()\n  File "project.py", line 20, in main\n    name = input("Name? ")\n'
+     "EOFError: EOF when reading a line", "main() is called at the top level"),
+    ("computed for 1.5 CPU seconds without printing, asking or rolling anything",
+     "Importing project.py did not finish"),
+])
+def test_import_problems_are_named(error, says):
+    assert says in diagnose.import_problem(error)
+
+
 def test_kit_rules_follow_the_handout():
     assert rules.calculateScore([4, 4, 4, 4, 4]) == (35, "5 of a Kind")
     assert rules.calculateScore([2, 5, 2, 2, 2]) == (25, "4 of a Kind")

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine.transcript import Transcript
-
-from . import functions, objects, rules, scenarios, selftests, style
+from . import diagnose, functions, objects, rules, scenarios, selftests, style
 from .classes import gather as gather_classes
 from .helptext import FLAGS, judge_help, run_help
-from .play import Played, play_script, play_to_win
+from .play import MAX_HANDS, Played, play_script, play_to_win
 from .runner import Runs
 from .scoring import (any_order_hint, combined, feedback, judge_loop, judge_valid,
                       note_for_helpers, score_codes)
@@ -25,7 +23,7 @@ GROUPS = {"calculateScore": {"functions"}, "isvalidDice": {"functions"},
           "game": {"games"}, "best-score": {"wins"}, "magic8-award": {"classes", "wins"},
           "student-tests": {"tests"},
           **{name: {"functions"} for name in functions.PREDICATES}}
-GAME_NAMES = ("every hand", "re-rolls", "quit", "broke")
+GAME_NAMES = ("every hand", "re-rolls", "quit", "broke", "win")
 
 
 # ----------------------------------------------------------------------------- running
@@ -73,7 +71,7 @@ def payout_of(runs: Runs):
 def play_game(runs: Runs, index: int) -> tuple[scenarios.Scenario, Played | None]:
     """One scripted game (skipped when an earlier game hung before its first question)."""
     scenario = scenarios.game_scenarios(payout_of(runs))[index]
-    if runs.hung_at_start or runs.seconds_left < 1.5:
+    if not scenario.playable or runs.hung_at_start or runs.seconds_left < 1.5:
         return scenario, None
     played = play_script(runs.submission.files, scenario.first_roll,
                          [step.ask for step in scenario.steps], runs.seconds_left)
@@ -114,27 +112,35 @@ def evidence_for(result, runs: Runs, function: str) -> functions.Evidence:
     evidence = runs.result("functions")
     if evidence.import_error:
         result.fail("project.py could not be imported, so none of its functions could be "
-                    "called. Keep the call of main() under  if __name__ == \"__main__\":  and "
-                    "fix the error below.", actual=evidence.import_error)
+                    f"called. {diagnose.import_problem(evidence.import_error)}",
+                    actual=evidence.import_error)
     if not evidence.available.get(function):
         result.fail(f"project.py has no function named {function}. The grader calls it by "
                     "exactly this name (handout: 'Required functions and classes').")
     return evidence
 
 
-def grade_predicate(result, runs: Runs, function: str) -> None:
+def flag_untried(result, notes, verdict) -> None:
+    """Rolls the grader could not try: said in the feedback and listed for a TA."""
+    if verdict.review:
+        result.note(f"Not all rolls were judged: {verdict.review}.")
+        notes(f"{verdict.function}: {verdict.review}", True)
+
+
+def grade_predicate(result, runs: Runs, notes, function: str) -> None:
     """A predicate on all 7776 rolls."""
     evidence = evidence_for(result, runs, function)
     verdict = judge_loop(function, evidence.loops.get(function))
+    flag_untried(result, notes, verdict)
     if verdict.fraction < 1:
         hint = any_order_hint(verdict, function, score_codes(evidence, function))
         result.partial(verdict.fraction, **feedback(verdict, hint))
     else:
-        result.note(f"Right on all {verdict.total} rolls.")
+        result.note(f"Right on all {verdict.judged} rolls.")
 
 
 @pytest.mark.item("calculateScore")
-def check_calculateScore(result, runs):
+def check_calculateScore(result, runs, notes):
     """calculateScore on all 7776 rolls as lists and as Dice objects built with dice.py."""
     evidence = evidence_for(result, runs, "calculateScore")
     own = combined(judge_loop("calculateScore", evidence.loops.get("calculateScore")),
@@ -148,6 +154,7 @@ def check_calculateScore(result, runs):
     use_kit = kit is not None and kit.fraction > own.fraction
     verdict = kit if use_kit else own
     result.note(note_for_helpers(own, kit, use_kit))
+    flag_untried(result, notes, verdict)
     if verdict.skipped:
         result.note(f"{verdict.skipped} rolls were not tried as Dice objects, because your "
                     f"Dice/Die classes could not build that hand ({verdict.build_error}). "
@@ -155,43 +162,43 @@ def check_calculateScore(result, runs):
     if verdict.fraction < 1:
         result.partial(verdict.fraction, **feedback(verdict))
     else:
-        result.note(f"Right on all {verdict.total} calls (lists and Dice objects).")
+        result.note(f"Right on all {verdict.judged} calls (lists and Dice objects).")
 
 
 @pytest.mark.item("is2Pair")
-def check_is2Pair(result, runs):
+def check_is2Pair(result, runs, notes):
     """is2Pair on all 7776 rolls."""
-    grade_predicate(result, runs, "is2Pair")
+    grade_predicate(result, runs, notes, "is2Pair")
 
 
 @pytest.mark.item("is3ofAKind")
-def check_is3ofAKind(result, runs):
+def check_is3ofAKind(result, runs, notes):
     """is3ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is3ofAKind")
+    grade_predicate(result, runs, notes, "is3ofAKind")
 
 
 @pytest.mark.item("isFullHouse")
-def check_isFullHouse(result, runs):
+def check_isFullHouse(result, runs, notes):
     """isFullHouse on all 7776 rolls."""
-    grade_predicate(result, runs, "isFullHouse")
+    grade_predicate(result, runs, notes, "isFullHouse")
 
 
 @pytest.mark.item("isStraight")
-def check_isStraight(result, runs):
+def check_isStraight(result, runs, notes):
     """isStraight on all 7776 rolls."""
-    grade_predicate(result, runs, "isStraight")
+    grade_predicate(result, runs, notes, "isStraight")
 
 
 @pytest.mark.item("is4ofAKind")
-def check_is4ofAKind(result, runs):
+def check_is4ofAKind(result, runs, notes):
     """is4ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is4ofAKind")
+    grade_predicate(result, runs, notes, "is4ofAKind")
 
 
 @pytest.mark.item("is5ofAKind")
-def check_is5ofAKind(result, runs):
+def check_is5ofAKind(result, runs, notes):
     """is5ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is5ofAKind")
+    grade_predicate(result, runs, notes, "is5ofAKind")
 
 
 @pytest.mark.item("isvalidDice")
@@ -254,30 +261,39 @@ def check_help(result, runs, attach):
 @pytest.mark.item("game")
 def check_game(result, runs, attach, notes):
     """Four games with loaded dice: payouts, re-rolls, invalid answers, quit, running out."""
-    found = []
+    found, started, played_games = [], 0, []
     for name in GAME_NAMES:
         scenario, played = runs.result(f"game {name}")
+        if not scenario.playable:
+            result.note(f"The '{name}' game was not played: with your calculateScore no roll "
+                        f"pays enough to reach $200 within {MAX_HANDS} hands (that is "
+                        "calculateScore's mark), so the end of a won game was not judged here.")
+            continue
         if played is None:
-            count = len(scenarios.judge_script(scenario, _empty_play()))
+            count = scenarios.script_size(scenario)
             found += [not_played(runs, f"'{name}' game")] + [Requirement(False)] * (count - 1)
             continue
+        started += any(segment.faces for segment in played.segments)
+        played_games.append((scenario, played))
         attach(f"transcripts/game-{name.replace(' ', '-')}.txt",
                f"Game '{name}': {scenario.purpose}.\n«...» is what the grader typed; "
                f"[dice: ...] are the dice it loaded.\n\n"
                + played.transcript.render(max_lines=100_000)
                + f"\n\n{played.transcript.ended_how}\n")
         found += scenarios.judge_script(scenario, played)
-    if runs.hung_at_start:
-        notes(f"A game run did not get to its first question: {runs.hung_at_start}", True)
-    report(result, found)
     result.note("The games played (payouts are your own calculateScore's):\n" +
                 "\n".join(f"- '{name}': {runs.result(f'game {name}')[0].purpose}"
-                          for name in GAME_NAMES))
-
-
-def _empty_play() -> Played:
-    """A run that never happened (to count a scenario's requirements)."""
-    return Played(Transcript([]), [], [])
+                          for name in GAME_NAMES if runs.result(f"game {name}")[0].playable))
+    if runs.hung_at_start:
+        notes(f"A game run did not get to its first question: {runs.hung_at_start}", True)
+    elif not started and played_games:
+        notes("game: no dice were rolled in any game run (the game never started); a TA "
+              "should check how the program starts a game", True)
+        scenario, played = played_games[0]
+        said = scenarios.never_started(scenario, played, every_game=True)
+        result.fail(said.message, expected=said.expected, actual=said.actual,
+                    evidence=said.evidence)
+    report(result, found)
 
 
 def wins(runs: Runs) -> dict[str, tuple]:
@@ -300,10 +316,13 @@ def check_best_score(result, runs, attach):
                played.transcript.render(max_lines=100_000))
         found.append(scenarios.judge_record(case, played, baseline_ended))
     report(result, found, "BestScore.txt set-ups")
-    hands = [played.holds for _, played in games.values() if played is not None]
+    hands = sorted({played.holds for _, played in games.values()
+                    if played is not None and scenarios.won(played)})
     if hands:
+        took = " or ".join(map(str, hands))
         result.note(f"Each game held a winning roll every hand; your game was won after "
-                    f"{hands[0]} hands, and the record was judged against that number.")
+                    f"{took} hands, and the record was judged against the hands each game "
+                    "really took.")
 
 
 @pytest.mark.item("magic8-award")

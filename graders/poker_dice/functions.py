@@ -3,8 +3,13 @@
 Each function is called on all 7776 rolls in ONE call spec: grader code loops over the rolls
 inside the student's process and sends back one character per roll (fast, and one endless loop
 costs one timeout). calculateScore is called with lists and with Dice objects built by the
-student's own classes, and (when not right) again with the kit's correct predicates patched
-into the module, so that a broken predicate is not charged twice.
+student's own classes, and (when not right) again with the kit's correct predicates put in
+place of the student's, so that a broken predicate is not charged twice.
+
+Verdicts do not depend on how busy the machine is: each call may use CALL_CPU seconds of CPU
+time (a CPU timer inside the student's process), a sweep SWEEP_CPU seconds in all. The spec's
+own timeout is only a safety net; when it is hit the rest of the sweep is "not judged" and the
+submission goes to a TA, never "counted as wrong".
 """
 from __future__ import annotations
 
@@ -18,17 +23,44 @@ from .runner import RULES_MODULE, limits_within, make_workdir, remove_workdir
 PREDICATES = tuple(rules.PREDICATES)
 REQUIRED = ("calculateScore",) + PREDICATES + ("isvalidDice", "main")
 CANONICAL = [(rules.PAYOUTS[name], name) for name in rules.HANDS]   # code "0".."6"
-LOOP_SECONDS = 1.5
+CALL_CPU = 0.25           # CPU seconds one call (or building one Dice) may take
+MAX_HANGS = 3             # calls that did not return before a sweep gives up
+SWEEP_CPU = 4.0           # CPU seconds a whole sweep may take (a correct one takes ~0.1)
+SAFETY_NET = SWEEP_CPU + 4.0   # the spec's timeout: never reached by a sweep that runs
+SMALL_SPEC = 5.0          # timeout of a spec of a few dozen calls (a safety net too)
 SHOWN_ODD = 20            # errors sent back per function (odd values: 26 kinds at most)
 
 PROBE = "result = {name: callable(getattr(m, name, None)) for name in %r}" % (REQUIRED,)
 
-# Grader code run in the student's process. {call} is the call on one roll (`roll`, a list).
+# Grader code run in the student's process. {build} makes the argument from one roll (`roll`,
+# a list), {call} calls the function on it. Codes: "0"-"6" / "0"-"1" canonical answers, "a"-"z"
+# other values, "E" raised, "T" did not return within CALL_CPU, "B" the argument could not be
+# built. `stop` says why the sweep ended early: ["hung", i] (MAX_HANGS calls did not return),
+# ["slow", i] (SWEEP_CPU used up) or ["net", i] (the engine's safety net).
 LOOP = '''
 import itertools
+import signal
 import sys
+import time
 {setup}
 CANONICAL = {canonical!r}
+CALL_CPU, SWEEP_CPU, MAX_HANGS = {call_cpu!r}, {sweep_cpu!r}, {max_hangs!r}
+
+
+class RollTimeout(BaseException):
+    """One call used more than CALL_CPU seconds of CPU time."""
+
+
+def on_timer(signum, frame):
+    raise RollTimeout()
+
+
+def build(roll):
+    {build}
+
+
+def call(arg):
+    return {call}
 
 
 def encode(value):
@@ -39,7 +71,7 @@ def encode(value):
     key = repr(value)[:120]
     if key not in seen and len(seen) < len(LETTERS):
         pair = None
-        if type(value) is tuple and len(value) == 2 and isinstance(value[1], str) and \
+        if type(value) is tuple and len(value) == 2 and isinstance(value[1], str) and \\
                 type(value[0]) in (int, float):
             pair = [value[0], value[1]]
         seen[key] = LETTERS[len(seen)]
@@ -54,50 +86,58 @@ def describe(exc):
 
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
-codes, odd, seen, errors, hung = [], {{}}, {{}}, {{}}, None
+codes, odd, seen, errors, stop, hangs = [], {{}}, {{}}, {{}}, None, 0
+old_handler = signal.signal(signal.SIGPROF, on_timer)
+old_timer = signal.setitimer(signal.ITIMER_PROF, 0)
+began = time.process_time()
 for index, roll in enumerate(itertools.product(range(1, 7), repeat=5)):
-    roll = list(roll)
+    if time.process_time() - began > SWEEP_CPU:
+        stop = ["slow", index]
+        break
+    roll, stage, value = list(roll), "build", None
     try:
-        {build}
-    except Exception as exc:
-        codes.append("B")
-        if len(errors) < {shown}:
-            errors[str(index)] = ["build"] + describe(exc)
-        continue
-    try:
-        value = {call}
+        signal.setitimer(signal.ITIMER_PROF, CALL_CPU, 0.05)
+        arg = build(roll)
+        stage = "call"
+        value = call(arg)
+        stage = "done"
+        signal.setitimer(signal.ITIMER_PROF, 0)
     except BaseException as exc:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         if type(exc).__name__ == "CallTimeout":
-            hung = index
+            stop = ["net", index]
             break
-        codes.append("E")
+        timed_out = isinstance(exc, RollTimeout)
+        hangs += timed_out
+        codes.append("B" if stage == "build" else "T" if timed_out else "E")
         if len(errors) < {shown}:
-            errors[str(index)] = ["call"] + describe(exc)
+            errors[str(index)] = [stage] + (["did not return"] * 2 if timed_out
+                                            else describe(exc))
+        if hangs >= MAX_HANGS:
+            stop = ["hung", index + 1]
+            break
         continue
     codes.append(encode(value))
+used = time.process_time() - began
+signal.signal(signal.SIGPROF, old_handler)
+if old_timer[0] > 0:
+    signal.setitimer(signal.ITIMER_PROF, max(0.01, old_timer[0] - used), old_timer[1])
 {teardown}
-result = {{"codes": "".join(codes), "odd": odd, "errors": errors, "hung": hung}}
+result = {{"codes": "".join(codes), "odd": odd, "errors": errors, "stop": stop,
+          "cpu": round(used, 3)}}
 '''
 
 KIT_PREDICATES = '''
 import {rules} as kit
-saved = {{name: vars(m)[name] for name in {names!r} if name in vars(m)}}
-for name in {names!r}:
-    setattr(m, name, getattr(kit, name))
+swapped = kit.swap_in(m, {names!r})
 '''
-RESTORE = '''
-for name in {names!r}:
-    if name in saved:
-        setattr(m, name, saved[name])
-    else:
-        delattr(m, name)
-'''
+RESTORE = "kit.swap_out(swapped)"
 DICE_BUILD = '''hand = Dice()
-        for face in roll:
-            hand.addDie(Die(face))
-        if [die.value for die in hand.diceInSet] != roll:
-            raise ValueError("the hand shows %r" % ([die.value for die in hand.diceInSet],))
-        arg = hand'''
+    for face in roll:
+        hand.addDie(Die(face))
+    if [die.value for die in hand.diceInSet] != roll:
+        raise ValueError("the hand shows %r" % ([die.value for die in hand.diceInSet],))
+    return hand'''
 
 VALID_CASES = (("2 3 5", True), (" 1  4 ", True), ("3 3", True), ("1", True), ("5", True),
                ("1 2 3 4 5", True), ("5 4 3 2 1", True),
@@ -128,12 +168,13 @@ def loop_spec(function: str, *, dice: bool = False, kit: bool = False) -> dict:
     setup = "from dice import Dice, Die" if dice else ""
     if kit:
         setup += KIT_PREDICATES.format(rules=RULES_MODULE, names=names)
-    build = DICE_BUILD if dice else "arg = roll"
+    build = DICE_BUILD if dice else "return roll"
     kind = "bool" if function in PREDICATES else "score"
     code = LOOP.format(setup=setup, canonical=CANONICAL, kind=kind, build=build,
-                       call=f"m.{function}(arg)", shown=SHOWN_ODD,
-                       teardown=RESTORE.format(names=names) if kit else "")
-    return {"code": code, "timeout": LOOP_SECONDS}
+                       call=f"m.{function}(arg)", shown=SHOWN_ODD, call_cpu=CALL_CPU,
+                       sweep_cpu=SWEEP_CPU, max_hangs=MAX_HANGS,
+                       teardown=RESTORE if kit else "")
+    return {"code": code, "timeout": SAFETY_NET}
 
 
 # ----------------------------------------------------------------------------- gathering
@@ -151,7 +192,7 @@ class Evidence:
 def gather(files: dict, seconds_left) -> Evidence:
     """Every call of the function items, in one sandboxed child (two batches at most)."""
     workdir = make_workdir(files, speech=True, rules=True)
-    limits = limits_within(seconds_left(), wall=15, idle=LOOP_SECONDS + 1.5, cpu=20)
+    limits = limits_within(seconds_left(), wall=60, idle=SAFETY_NET + 2, cpu=20)
     try:
         with FunctionCalls(workdir / "project.py", workdir, module="project",
                            limits=limits) as calls:
@@ -172,7 +213,7 @@ def _run(calls: FunctionCalls, evidence: Evidence, named_specs: dict[str, dict],
          seconds_left) -> None:
     """Run named specs one by one (while the budget lasts) and file the results."""
     for name, spec in named_specs.items():
-        if seconds_left() < spec["timeout"] + 1.5:
+        if seconds_left() < 1.5:
             outcome = {"ok": False, "error": "skipped", "message": "not run: the grading "
                        "time for this submission was used up"}
         else:
@@ -196,12 +237,13 @@ def _first_batch(calls: FunctionCalls, evidence: Evidence, seconds_left) -> None
         specs["calculateScore/dice"] = loop_spec("calculateScore", dice=True)
     if evidence.available.get("isvalidDice"):
         texts = [text for text, _ in VALID_CASES]
-        specs["isvalidDice"] = {"code": VALID_CALLS.format(texts=texts), "timeout": 1.0}
+        specs["isvalidDice"] = {"code": VALID_CALLS.format(texts=texts),
+                                "timeout": SMALL_SPEC}
     _run(calls, evidence, specs, seconds_left)
 
 
 def _kit_batch(calls: FunctionCalls, evidence: Evidence, seconds_left) -> None:
-    """calculateScore again with the kit's correct predicates patched in."""
+    """calculateScore again with the kit's correct predicates in place of the student's."""
     if evidence.available.get("calculateScore"):
         _run(calls, evidence, {
             "calculateScore/kit": loop_spec("calculateScore", kit=True),
@@ -227,7 +269,7 @@ def _problem(outcome: dict) -> str:
     """A failed call outcome in words."""
     error = outcome.get("error")
     if error == "timeout":
-        return "did not return within 1 s (an endless loop?)"
+        return f"did not return within {SMALL_SPEC:g} s (an endless loop?)"
     if error == "skipped":
         return f"was {outcome.get('message', 'not run')}"
     if error in ("died", "import"):
@@ -259,11 +301,12 @@ def payouts(files: dict, rolls: list[list[int]], seconds_left) -> dict[tuple, tu
     """The student's calculateScore on a few rolls (as Dice objects, else as lists), for the
     games; {} when it cannot be called (the games then use the kit's payouts)."""
     workdir = make_workdir(files, speech=True)
-    limits = limits_within(seconds_left(), wall=4, idle=2.5, cpu=5)
+    limits = limits_within(seconds_left(), wall=30, idle=SMALL_SPEC + 2, cpu=5)
     try:
         with FunctionCalls(workdir / "project.py", workdir, module="project",
                            limits=limits) as calls:
-            (outcome,) = calls.run([{"id": 0, "code": PAYOUT_CALLS % (rolls,), "timeout": 1.0}])
+            (outcome,) = calls.run([{"id": 0, "code": PAYOUT_CALLS % (rolls,),
+                                     "timeout": SMALL_SPEC}])
     finally:
         remove_workdir(workdir)
     found = outcome.get("value") if outcome.get("ok") else None

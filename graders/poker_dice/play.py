@@ -155,9 +155,10 @@ def play_script(files: dict, first_roll: list[int], script: list[Ask], seconds_l
                 break
             kind = kind_of(prompt.wording)
             if kind is not None and kind != ask.kind:
-                stopped = (f"the grader expected {WORDS[ask.kind]} here, but the program "
-                           f"asked: {prompt.wording!r}")
-                session.stop(stopped)
+                # said after "the grader expected <the step>, but ..." in the feedback
+                stopped = f"the program asked {prompt.wording.strip()!r} instead"
+                session.stop(f"the program asked {prompt.wording.strip()!r} where the grader "
+                             f"expected {WORDS[ask.kind]}")
                 break
             policy.load(ask.load)
             session.type(ask.typed)

@@ -8,19 +8,23 @@ wrong payout is charged to calculateScore only; the hands are counted as the gam
 from __future__ import annotations
 
 import math
+import re
 import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import rules
+from . import diagnose, rules
 from .play import (AGAIN, MAX_HANDS, MONEY, ORACLE, QUESTION, RECORD, REROLL, WORDS, Ask,
                    Played, money_shown)
 from .verdicts import Requirement, passed
 
 NOTHING_ROLLS = ([1, 2, 3, 4, 6], [6, 4, 3, 2, 1], [1, 3, 4, 5, 6], [2, 1, 4, 5, 6],
                  [6, 5, 4, 2, 1], [1, 2, 3, 5, 6], [3, 1, 6, 4, 5], [5, 6, 1, 2, 4],
-                 [4, 2, 6, 3, 1], [1, 6, 2, 5, 3])
+                 [4, 2, 6, 3, 1])
+BROKE_LAST = [2, 5, 2, 6, 5]      # a 2 Pair at $10: $5 is left, below the ante
+WIN_WORDS = re.compile(r"\bwin|\bwon\b|winner|congrat|victor|champion|award|record|\bgoal|"
+                       r"target|reached", re.I)
 SAMPLE_ROLLS = {"5 of a Kind": [4, 4, 4, 4, 4], "4 of a Kind": [2, 5, 2, 2, 2],
                 "Straight": [3, 1, 5, 2, 4], "Full House": [6, 1, 6, 1, 6],
                 "3 of a Kind": [3, 6, 3, 1, 3], "2 Pair": [5, 2, 2, 6, 5],
@@ -46,6 +50,8 @@ class Step:
     ask: Ask
     label: str
     then: Expect
+    optional: bool = False     # the program may end here instead of asking (the award
+    #                            question after a win is magic8-award's, not game's)
 
 
 @dataclass
@@ -57,6 +63,7 @@ class Scenario:
     first_roll: list[int]
     opening: Expect
     steps: list[Step] = field(default_factory=list)
+    playable: bool = True      # False: the student's payouts cannot reach the goal
 
 
 @dataclass
@@ -113,9 +120,10 @@ class Builder:
                 break
         return self.scenario
 
-    def add(self, kind: str, typed: str, label: str, then: Expect, load=()) -> None:
+    def add(self, kind: str, typed: str, label: str, then: Expect, load=(),
+            optional: bool = False) -> None:
         """One more step."""
-        self.scenario.steps.append(Step(Ask(kind, typed, list(load)), label, then))
+        self.scenario.steps.append(Step(Ask(kind, typed, list(load)), label, then, optional))
 
     def _hand(self, number: int, hand: HandPlan) -> bool:
         """The re-roll questions of one hand (the dice end in ``final``); False on a quit."""
@@ -156,8 +164,10 @@ class Builder:
     def _after(self, number: int, hand: HandPlan) -> bool:
         """After the scored hand: win, game over, or the play-again answers."""
         if self.purse >= GOAL:
-            self.add(ORACLE, QUESTION, f"after the win in hand {number}: {WORDS[ORACLE]}",
-                     Expect(f"After the question «{QUESTION}»", ends=True))
+            # reaching the goal ends the game with a win; the award question may come first
+            self.add(ORACLE, QUESTION, f"the game to end with a win after hand {number} (the "
+                     f"purse reached ${self.purse}; {WORDS[ORACLE]} may come first)",
+                     Expect(f"After the question «{QUESTION}»", ends=True), optional=True)
             return False
         if self.purse < ANTE:
             self.scenario.steps[-1].then.ends = True
@@ -194,19 +204,36 @@ def game_scenarios(payout) -> list[Scenario]:
                         [[5, 5, 5], [5, 5]], [" N "])]
     quits = [HandPlan([2, 2, 5, 5, 3], ["H"], [], ["y"]),
              HandPlan([6, 6, 6, 1, 2], ["3", "q"], [[4]], [])]
-    broke = [HandPlan(roll, ["H"], [], ["y"]) for roll in NOTHING_ROLLS]
+    broke = [HandPlan(roll, ["H"], [], ["y"]) for roll in NOTHING_ROLLS + (BROKE_LAST,)]
+    found = win_roll(payout)
+    best, hands = found if found else (SAMPLE_ROLLS["5 of a Kind"], 1)
+    winning = [HandPlan(best, ["H"], [], ["y"]) for _ in range(hands)]
     plans = (("every hand", "each kind of hand, held at once; play-again answers y, YES, "
               "' yes ', Y, yes, y, then 'maybe' (asked again) and No", each_hand),
              ("re-rolls", "invalid answers (two, an empty line, 0, 7), then re-rolls of dice "
               "2 3 5 and 1 4, then ' N '", rerolls),
              ("quit", "a held 2 Pair, then a re-roll of die 3 and q", quits),
-             ("broke", "ten hands of Nothing: $10 left may play on, $0 ends the game", broke))
-    return [Builder(name, purpose, hands, payout).build() for name, purpose, hands in plans]
+             ("broke", "nine hands of Nothing ($10 left may play on), then a 2 Pair: $5 is "
+              "below the ante and ends the game", broke),
+             ("win", f"{rules.shown(best)} held every hand until the purse reaches $200 "
+              "or more: the game must end there with a win", winning))
+    built = [Builder(name, purpose, hands, payout).build() for name, purpose, hands in plans]
+    built[-1].playable = found is not None and hands <= MAX_HANDS
+    return built
 
 
 # ----------------------------------------------------------------------------- judging
+def script_size(scenario: Scenario) -> int:
+    """How many requirements a scenario makes."""
+    return _size(scenario.opening) + sum(1 + _size(step.then) for step in scenario.steps)
+
+
 def judge_script(scenario: Scenario, played: Played) -> list[Requirement]:
-    """One requirement per question asked and per expectation after each answer."""
+    """One requirement per question asked and per expectation after each answer; nothing at
+    all when the game never started (no dice rolled: typed answers alone earn nothing)."""
+    if not any(segment.faces for segment in played.segments):
+        return [never_started(scenario, played)] + \
+            [Requirement(False)] * (script_size(scenario) - 1)
     found = _expect(scenario.opening, played, 0)
     missing = None
     for index, step in enumerate(scenario.steps):
@@ -215,12 +242,54 @@ def judge_script(scenario: Scenario, played: Played) -> list[Requirement]:
             found += _expect(step.then, played, index + 1)
             continue
         count = 1 + _size(step.then)
+        if missing is None and step.optional and _ended_quietly(played, index):
+            found.append(_won(played, index))
+            found += [passed()] * (count - 1)
+            continue
         if missing is None:
             missing = _not_reached(scenario, step, played, index)
             found.append(missing)
             count -= 1
         found += [Requirement(False)] * count
     return found
+
+
+def _ended_quietly(played: Played, index: int) -> bool:
+    """The program ended normally right after answer ``index`` without asking anything."""
+    return index == len(played.typed) and played.stopped is None and \
+        played.extra_prompt is None and played.ended_normally
+
+
+def _won(played: Played, index: int) -> Requirement:
+    """A game that ended after reaching the goal says that the player won."""
+    text = played.segments[min(index, len(played.segments) - 1)].text
+    if WIN_WORDS.search(text):
+        return passed()
+    return Requirement(False, f"The purse reached ${GOAL} or more and the game ended, but it "
+                              "did not say that the player won.",
+                       evidence=played.excerpt(max(0, index - 1), index))
+
+
+def never_started(scenario: Scenario, played: Played, every_game: bool = False) -> Requirement:
+    """The game never rolled a die (``every_game``: said once for all the games)."""
+    where = "In none of the games" if every_game else f"In the '{scenario.name}' game"
+    typed = " ".join(f"«{answer}»" for answer in played.typed[:6])
+    more = " ..." if len(played.typed) > 6 else ""
+    answered = f" The grader answered {len(played.typed)} of its questions ({typed}{more}), " \
+        "but no dice were rolled." if played.typed else ""
+    return Requirement(False, f"{where} did the program roll any dice: the game never "
+                              f"started ({_ending(played)}). A game starts with the automatic "
+                              f"first roll of all five dice.{answered}",
+                       expected="the first roll of five dice", actual="no dice rolled",
+                       evidence=played.excerpt(0, min(2, len(played.segments) - 1)))
+
+
+def _ending(played: Played) -> str:
+    """How the run ended, as a clause; with the real cause of a crash at the start."""
+    how = played.transcript.ended_how.rstrip(".")
+    how = how[:1].lower() + how[1:]
+    cause = diagnose.run_problem(played.transcript.outcome)
+    return f"{how}. {cause}" if cause else how
 
 
 def _size(expect: Expect) -> int:
@@ -230,7 +299,7 @@ def _size(expect: Expect) -> int:
 
 def _not_reached(scenario: Scenario, step: Step, played: Played, index: int) -> Requirement:
     """The first question of the script the program did not ask."""
-    why = played.stopped or played.transcript.ended_how
+    why = played.stopped or _ending(played)
     if played.stopped is None and played.extra_prompt is None and played.ended_normally:
         why = "the program ended instead"
     message = (f"In the '{scenario.name}' game the grader expected {step.label}, but "

@@ -5,7 +5,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import rules
-from .functions import CANONICAL, PREDICATES, ROLLS, VALID_CASES, Evidence
+from .functions import (CALL_CPU, CANONICAL, MAX_HANGS, PREDICATES, ROLLS, SWEEP_CPU,
+                        VALID_CASES, Evidence)
 from .verdicts import plural, share
 
 GROUPS_SHOWN = 4
@@ -34,17 +35,24 @@ class Judgement:
     hang: str | None = None
     skipped: int = 0                   # Dice hands the student's classes could not build
     build_error: str | None = None
-    lost: int = 0                      # calls counted wrong because the function hung
+    lost: int = 0                      # rolls not tried after the function hung: wrong
+    untried: int = 0                   # rolls not tried for the grader's reasons: not judged
+    review: str | None = None          # why some rolls were not judged (a TA looks)
 
     @property
     def right(self) -> int:
         """Rolls answered right."""
-        return max(0, self.total - len(self.wrong) - self.lost)
+        return max(0, self.total - len(self.wrong) - self.lost - self.untried)
+
+    @property
+    def judged(self) -> int:
+        """Rolls that count: every roll but those the grader could not try."""
+        return self.total - self.untried
 
     @property
     def fraction(self) -> float:
-        """The share of the item."""
-        return share(self.right, self.total)
+        """The share of the item (of the rolls judged)."""
+        return share(self.right, self.judged)
 
 
 def article(name: str) -> str:
@@ -85,11 +93,17 @@ def judge_loop(function: str, outcome: dict | None, *, dice: bool = False) -> Ju
         verdict.hang = f"{function} was not called"
         return verdict
     if not outcome.get("ok"):
-        verdict.total = verdict.lost = len(ROLLS)
-        verdict.hang = _stopped(function, outcome)
+        verdict.total = len(ROLLS)
+        if outcome.get("error") == "timeout":       # the spec's safety net, not a verdict
+            verdict.untried = verdict.total
+            verdict.review = _stopped(function, outcome)
+        else:
+            verdict.lost = verdict.total
+            verdict.hang = _stopped(function, outcome)
         return verdict
     value = outcome["value"]
     codes, odd, errors = value["codes"], value["odd"], value["errors"]
+    stop, at = (value.get("stop") or [None, len(codes)])[:2]
     for index, roll in enumerate(ROLLS):
         code = codes[index] if index < len(codes) else None
         if code == "B":
@@ -99,15 +113,26 @@ def judge_loop(function: str, outcome: dict | None, *, dice: bool = False) -> Ju
             continue
         verdict.total += 1
         if code is None:
+            # rolls after an early stop: wrong after real hangs, not judged otherwise
+            if stop == "hung":
+                verdict.lost += 1
+            else:
+                verdict.untried += 1
             continue
         wrong = _check(function, roll, code, odd.get(code), errors.get(str(index)), dice)
         if wrong:
             verdict.wrong.append(wrong)
-    if value.get("hung") is not None:
-        roll = ROLLS[value["hung"]]
-        verdict.hang = (f"{spelled(function, roll, dice)} did not return within a few seconds "
-                        "(an endless loop?)")
-        verdict.lost = verdict.total - len(verdict.wrong)
+    if stop == "hung":
+        verdict.hang = (f"{MAX_HANGS} calls of {function} did not return within "
+                        f"{CALL_CPU:g} CPU seconds each (an endless loop?), so the grader "
+                        f"stopped after {plural(at, 'roll')}")
+    elif stop in ("slow", "net") and verdict.untried:
+        reason = (f"{function} had used {SWEEP_CPU:g} CPU seconds" if stop == "slow" else
+                  "the grader's safety time limit was reached (a grader problem, not a "
+                  "verdict on your code)")
+        verdict.review = (f"{reason} after {plural(at, 'roll')}, so the other "
+                          f"{verdict.untried} were not tried; the mark is based on the rolls "
+                          "tried, and a TA will confirm it")
     return verdict
 
 
@@ -115,7 +140,9 @@ def _stopped(function: str, outcome: dict) -> str:
     """Why a whole loop failed."""
     error = outcome.get("error")
     if error == "timeout":
-        return f"{function} did not finish all {len(ROLLS)} rolls within a few seconds"
+        return f"{function} did not finish all {len(ROLLS)} rolls within the grader's " \
+               "safety time limit (a grader problem, not a verdict on your code); a TA " \
+               "will judge it"
     if error == "import":
         return f"{function} could not be called: the file could not be imported"
     if error == "skipped":
@@ -140,6 +167,9 @@ def _check(function: str, roll: list[int], code: str, odd, error, dice: bool) ->
             got = CANONICAL[int(code)]
             return None if got == right else \
                 Wrong(roll, call, f"returned {got!r}", expected, rules.hand_name(roll), rule)
+    if code == "T":
+        return Wrong(roll, call, f"did not return within {CALL_CPU:g} CPU seconds (an endless "
+                     "loop?)", expected, rules.hand_name(roll), rule)
     if code == "E":
         message = error[1] if error else "an exception"
         return Wrong(roll, call, f"raised {message}", expected, rules.hand_name(roll), rule,
@@ -167,7 +197,8 @@ def combined(lists: Judgement, dice: Judgement | None) -> Judgement:
         return lists
     return Judgement(lists.function, lists.total + dice.total, lists.wrong + dice.wrong,
                      lists.hang or dice.hang, dice.skipped, dice.build_error,
-                     lists.lost + dice.lost)
+                     lists.lost + dice.lost, lists.untried + dice.untried,
+                     lists.review or dice.review)
 
 
 def any_order_hint(verdict: Judgement, function: str, evidence_codes: str) -> str:
@@ -190,10 +221,8 @@ def any_order_hint(verdict: Judgement, function: str, evidence_codes: str) -> st
 def feedback(verdict: Judgement, hint: str = "") -> dict:
     """message / expected / actual for a judgement that is not full marks."""
     if verdict.hang and not verdict.wrong:
-        return {"message": f"{verdict.hang}. The grader stopped testing {verdict.function} "
-                           f"there and counted the rest as wrong, so this item gets "
-                           f"{verdict.fraction:g} of its marks.", "expected": None,
-                "actual": None}
+        return {"message": f"{verdict.hang}, so this item gets {verdict.fraction:g} of its "
+                           "marks.", "expected": None, "actual": None}
     first = verdict.wrong[0]
     unit = "calls (every roll as a list and as a Dice)" if verdict.total > len(ROLLS) \
         else "rolls"
@@ -207,7 +236,8 @@ def feedback(verdict: Judgement, hint: str = "") -> dict:
     if hint:
         lines += ["", hint]
     if verdict.hang:
-        lines += ["", f"Also: {verdict.hang}; the rest was counted as wrong."]
+        lines += ["", f"Also: {verdict.hang}; the {verdict.lost} rolls not tried count as "
+                      "wrong."]
     groups = Counter(wrong.kind for wrong in verdict.wrong)
     if len(groups) > 1:
         lines += ["", "The wrong rolls by what they really are (with the smallest of each):"]
@@ -271,12 +301,13 @@ def note_for_helpers(own: Judgement, kit: Judgement | None, used_kit: bool) -> s
     """Which predicates calculateScore was judged with, and why."""
     if used_kit:
         return (f"calculateScore was judged with the kit's correct predicates (is2Pair ... "
-                f"is5ofAKind) patched into your module: with your own it earned "
+                f"is5ofAKind) in place of yours, however your code reaches them (by name or "
+                f"through a table): with your own it earned "
                 f"{own.fraction:g} of the item, with the kit's {kit.fraction:g}. Mistakes in "
                 "the predicates are marked in their own items, not charged twice.")
     if kit is not None:
         return ("calculateScore was judged with your own predicates. The kit's correct "
-                "predicates patched in did not do better, so the mistakes are in "
+                "predicates put in place of yours did not do better, so the mistakes are in "
                 "calculateScore itself.")
     return "calculateScore was judged with your own predicates."
 

@@ -1,0 +1,142 @@
+"""What a failed import or a crashed start really means, said so a student can act on it.
+
+The engine reports a failure as the student's traceback (kit frames left out) or, for a run
+stopped by a limit, as a sentence. These helpers read the exception type, its message and the
+student's frames, and name the real cause: a circular import, a module that is not installed,
+a missing submission file, a name one file imports but the other does not define, a syntax
+error, input() or sys.exit() at import, or code at import that never finishes.
+"""
+from __future__ import annotations
+
+import re
+
+SUBMITTED = ("project", "dice", "magic8ball", "test_project")
+FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)\n\s*(.*)')
+MISSING = re.compile(r"No module named '([^']+)'")
+CIRCULAR = re.compile(r"partially initialized module '([^']+)'|circular import")
+CANNOT = re.compile(r"cannot import name '([^']+)' from '([^']+)'")
+MAIN_GUARD = "keep the call of main() under  if __name__ == \"__main__\":"
+
+
+def frames(error: str) -> list[tuple[str, int, str, str]]:
+    """The student's frames of a traceback: (file, line, function, code)."""
+    return [(name.rsplit("/", 1)[-1], int(line), where, code.strip())
+            for name, line, where, code in FRAME.findall(error)]
+
+
+def exception_line(error: str) -> str:
+    """The last line of a traceback: 'ModuleNotFoundError: No module named ...'."""
+    lines = [line.strip() for line in error.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _where(found: list[tuple[str, int, str, str]]) -> str:
+    """' (dice.py, line 3: import colorama)' for the innermost student frame."""
+    if not found:
+        return ""
+    name, line, _, code = found[-1]
+    return f" ({name}, line {line}{': ' + code if code else ''})"
+
+
+def import_problem(error: str, file: str = "project.py", running: bool = False) -> str:
+    """Why importing ``file`` failed, in one or two sentences with what to do (``running``:
+    the failure ended a run of ``python project.py``, not the grader's import)."""
+    error = error or ""
+    last = exception_line(error)
+    kind = last.split(":", 1)[0]
+    found = frames(error)
+    if "Traceback" not in error and "Error" not in kind:
+        return (f"Importing {file} did not finish: the program {error.rstrip('.')}. Code at "
+                "the top level of a module runs when it is imported, so a game loop there "
+                f"never lets the grader reach your functions: keep the game in main() and "
+                f"{MAIN_GUARD}")
+    if kind in ("SyntaxError", "IndentationError", "TabError"):
+        place = re.findall(r'File "([^"]+)", line (\d+)\n', error)
+        where = f" ({place[-1][0].rsplit('/', 1)[-1]}, line {place[-1][1]})" if place else ""
+        return f"Python cannot read the program: {last}{where}. Fix it, then run it once."
+    if CIRCULAR.search(last) or _imports_itself(last, found):
+        return _circular(file, found, last, running)
+    missing = MISSING.search(last)
+    if kind == "ModuleNotFoundError" and missing:
+        return _missing_module(missing.group(1), found)
+    cannot = CANNOT.search(last)
+    if kind == "ImportError" and cannot:
+        name, module = cannot.groups()
+        return (f"The import of {name} from {module}{_where(found)} fails: {module} has no "
+                f"{name}. Check the spelling of the name in both files; the handout fixes "
+                f"the names (Dice, Die, Magic8).")
+    if _main_at_import(found):
+        return (f"Importing {file} runs the game: main() is called at the top level"
+                f"{_where(found[:1])}, and the grader's import cannot play it ({last}). "
+                f"{MAIN_GUARD[0].upper()}{MAIN_GUARD[1:]}")
+    if kind == "EOFError":
+        return (f"Importing {file} asks for input{_where(found)}: code at the top level runs "
+                "when the module is imported, and the grader types nothing then. Ask "
+                f"questions only inside functions, and {MAIN_GUARD}")
+    if kind == "SystemExit":
+        return (f"Importing {file} stops Python{_where(found)}: sys.exit() or exit() at the "
+                f"top level runs when the module is imported. {MAIN_GUARD[0].upper()}"
+                f"{MAIN_GUARD[1:]}")
+    return f"Importing {file} raised {last}{_where(found)}. Fix the error shown below."
+
+
+def _circular(file: str, found: list[tuple[str, int, str, str]], last: str,
+              running: bool) -> str:
+    """A circular import, with the chain of files that import each other."""
+    chain = [name for name, _, where, _ in found if where == "<module>"]
+    match = CIRCULAR.search(last) or CANNOT.search(last)
+    module = match.group(match.lastindex or 0) if match.lastindex else None
+    if module and f"{module}.py" != (chain[-1:] or [None])[0]:
+        chain.append(f"{module}.py")
+    steps = chain[0] + "".join(f"{' imports ' if n == 1 else ', which imports '}{name}"
+                               for n, name in enumerate(chain[1:], 1)) if chain else ""
+    if module:
+        how = (f"{module}.py is imported again while it is still half-loaded, so the name "
+               "it is asked for does not exist yet")
+    else:
+        how = "two files import each other"
+    also = "" if running else ("`python project.py` may still start, but `import project` "
+                               "(what the grader and pytest do) does not. ")
+    return (f"Importing {file} fails because of a circular import ({steps or 'see below'}): "
+            f"{how} ({last}). {also}Put what both files need in one of "
+            "them (the handout: dice.py holds Die and Dice, project.py imports them), or "
+            "import inside the function that needs it.")
+
+
+def _missing_module(name: str, found: list[tuple[str, int, str, str]]) -> str:
+    """A module that is neither in the submission nor installed."""
+    top = name.split(".", 1)[0]
+    if top in SUBMITTED:
+        return (f"{top}.py is imported{_where(found)} but is not in the submission: submit "
+                "the four files of the handout ('Files') together.")
+    return (f"The program imports '{name}'{_where(found)}, a module that is not installed "
+            "where programs are graded: the grader has Python's standard library only (and "
+            "a silent stand-in for pyttsx3). Third-party menu, colour or screen libraries "
+            "cannot run here; ask every question with input() (handout: 'What the screen "
+            "shows').")
+
+
+def _imports_itself(last: str, found: list[tuple[str, int, str, str]]) -> bool:
+    """'cannot import name X from M' where M's own top level is in the traceback: M was
+    imported again while half-loaded (Python names the circle only for some imports)."""
+    cannot = CANNOT.search(last)
+    loading = [name for name, _, where, _ in found if where == "<module>"]
+    return bool(cannot) and f"{cannot.group(2)}.py" in loading[:-1]
+
+
+def _main_at_import(found: list[tuple[str, int, str, str]]) -> bool:
+    """The traceback goes from the module's top level into main()."""
+    called = any(where == "<module>" and re.search(r"\bmain\s*\(", code)
+                 for _, _, where, code in found)
+    return called and any(where == "main" for _, _, where, _ in found)
+
+
+def run_problem(outcome: dict) -> str | None:
+    """The real cause when a game run crashed before it asked anything, else None."""
+    if outcome.get("status") not in ("exception", "import-error"):
+        return None
+    error = outcome.get("error") or ""
+    last = exception_line(error)
+    if MISSING.search(last) or CIRCULAR.search(last) or CANNOT.search(last):
+        return import_problem(error, running=True)
+    return None
