@@ -1,8 +1,15 @@
 """The harness and session: prompts, loaded dice in every spelling, limits, sandbox."""
 from __future__ import annotations
 
+import os
+import signal
+import textwrap
+import threading
+
+from graders.engine.calls import FunctionCalls
 from graders.engine.draws import ScriptedDice
-from graders.engine.harness import Limits
+from graders.engine.harness import Child, Limits, prepare_workdir, take_grader_problems
+from graders.engine.plugin import Budget
 from graders.engine.rubric import KIT_ROOT
 
 
@@ -109,10 +116,106 @@ def test_crash_and_eof_are_reported(run_program):
     assert "EOFError" in session.transcript.ended_how
 
 
-def test_endless_loop_without_output_is_stopped(run_program):
-    session = run_program("while True:\n    pass\n", limits=Limits(idle_seconds=0.5))
-    assert session.transcript.outcome["limit"] == "idle"
+def test_endless_loop_without_output_is_stopped_after_cpu_seconds(run_program):
+    session = run_program("print('thinking')\nwhile True:\n    pass\n",
+                          limits=Limits(stuck_cpu_seconds=0.5))
+    outcome = session.transcript.outcome
+    assert outcome["limit"] == "stuck" and not outcome.get("grader_problem")
     assert "endless loop" in session.transcript.ended_how
+    assert 0.5 <= session.child.cpu_seconds < 2.0
+
+
+def test_too_much_cpu_for_the_whole_run_is_a_verdict(run_program):
+    # prints all the time (never stuck), but computes far more than any game needs
+    session = run_program("""
+        i = 0
+        while True:
+            i += 1
+            if i % 20000 == 0:
+                print(i)
+    """, limits=Limits(cpu_seconds=1, stuck_cpu_seconds=0.5))
+    outcome = session.transcript.outcome
+    assert outcome["limit"] == "cpu" and not outcome.get("grader_problem")
+    assert "CPU seconds" in session.transcript.ended_how
+    assert 1.0 <= session.child.cpu_seconds < 3.0
+
+
+def test_waiting_on_nothing_hits_a_safety_net_that_blames_the_grader(run_program):
+    # blocked without using CPU and without asking for input: the idle safety net
+    session = run_program("""
+        import threading
+        print("waiting")
+        threading.Event().wait()
+    """, limits=Limits(idle_seconds=0.5))
+    outcome = session.transcript.outcome
+    assert outcome["limit"] == "idle" and outcome["grader_problem"] is True
+    assert session.child.grader_problem
+    assert "safety limit of the grader" in session.transcript.ended_how
+    assert "TA will look" in session.transcript.ended_how
+
+
+def test_a_program_that_gets_no_cpu_for_a_while_is_not_blamed(tmp_path):
+    # a very busy machine, made deterministic: the program is frozen (SIGSTOP) for 2 s of
+    # real time while it computes; with the default limits it still finishes normally
+    path = tmp_path / "prog.py"
+    path.write_text("print('thinking')\ntotal = sum(range(2_000_000))\nprint('done', total)\n")
+    workdir = prepare_workdir([path])
+    child = Child(workdir / "prog.py", workdir=workdir).start()
+    os.kill(child._proc.pid, signal.SIGSTOP)
+    thaw = threading.Timer(2.0, os.kill, (child._proc.pid, signal.SIGCONT))
+    thaw.start()
+    try:
+        while child.next_event() is not None:
+            pass
+    finally:
+        thaw.join()
+        child.close()
+    assert child.outcome["status"] == "finished", child.outcome
+    assert child.elapsed > 2.0 and child.cpu_seconds < 1.0
+
+
+def test_wall_safety_net_is_never_shorter_than_three_times_the_cpu_limit(run_program):
+    assert Limits(wall_seconds=6, cpu_seconds=10).wall_net == 30
+    assert Limits(wall_seconds=60, cpu_seconds=6).wall_net == 60
+    # real waits with output in between: neither stuck nor idle, so only the wall net ends it
+    session = run_program("""
+        import threading
+        while True:
+            threading.Event().wait(0.05)
+            print("tick")
+    """, limits=Limits(wall_seconds=0.5, cpu_seconds=0.2, idle_seconds=5))
+    outcome = session.transcript.outcome
+    assert outcome["limit"] == "wall" and outcome["grader_problem"] is True
+    assert take_grader_problems(session.child.owner)      # listed for a TA
+
+
+def test_call_timeouts_count_cpu_not_real_time(tmp_path):
+    path = tmp_path / "funcs.py"
+    path.write_text(textwrap.dedent("""
+        import threading
+        def spin():
+            while True:
+                pass
+        def wait(seconds):
+            threading.Event().wait(seconds)     # real time, no CPU
+            return "done"
+    """))
+    workdir = prepare_workdir([path])
+    with FunctionCalls(workdir / "funcs.py", workdir, module="funcs") as calls:
+        spun, waited = calls.run([{"id": 1, "func": "spin", "timeout": 0.3},
+                                  {"id": 2, "func": "wait", "args": [0.6], "timeout": 0.3}])
+    assert spun["error"] == "timeout" and "CPU" in spun["message"]
+    assert waited["ok"] and waited["value"] == "done"
+
+
+def test_budget_counts_cpu_seconds_of_the_runs(run_program):
+    budget = Budget(5.0)
+    run_program("import threading\nthreading.Event().wait(0.6)\nprint('rested')\n")
+    assert budget.cpu_used < 0.3                 # real time spent waiting costs nothing
+    run_program("i = 0\nwhile i < 3_000_000:\n    i += 1\nprint(i)\n")
+    assert 0.05 < budget.cpu_used < 3.0
+    assert abs(budget.left - (5.0 - budget.cpu_used)) < 0.1
+    assert not budget.wall_ran_out
 
 
 def test_runaway_output_is_stopped(run_program):

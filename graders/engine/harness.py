@@ -4,17 +4,25 @@ The child is started with ``kitboot.py`` (see ``boot/``), which announces every 
 draw on a side channel. The harness reads the terminal and the side channel in order, answers
 random draws through a draw policy, enforces time, memory and output limits, and keeps an
 ordered event log: output, draws, prompts, answers, exit.
+
+Verdicts about the program ("stuck in a loop", "took too long") are measured in the child's CPU
+seconds and in counts (bytes, draws), so they do not depend on how busy the machine is.
+Wall-clock limits are only safety nets: hitting one is reported as the grader's problem
+(``outcome["grader_problem"]``), for a TA to look at, never as the program's fault.
 """
 from __future__ import annotations
 
 import codecs
 import json
+import math
 import os
 import select
 import shutil
 import signal
 import tempfile
+import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,15 +38,66 @@ KIT_ROOT = Path(__file__).resolve().parents[2]
 
 @dataclass
 class Limits:
-    """Resource limits for one run; defaults suit a console game."""
+    """Resource limits for one run; defaults suit a console game.
 
-    wall_seconds: float = 6.0     # the whole run, start to end
-    idle_seconds: float = 1.5     # no output and no prompt: the program is stuck
-    cpu_seconds: int = 6
+    Verdicts (the program's fault) use CPU seconds of the program's process and counts;
+    the two wall-clock limits are generous safety nets: when one is hit, the outcome says it
+    is the grader's problem. The wall net is never shorter than three times ``cpu_seconds``
+    (a program that gets a third of a core on a busy machine can still use all its CPU).
+    """
+
+    cpu_seconds: float = 6.0        # verdict: CPU seconds for the whole run (took too long)
+    stuck_cpu_seconds: float = 1.5  # verdict: CPU seconds with nothing printed, asked or drawn
     memory_mb: int = 768
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
-    max_draws: int = 5_000        # random draws: far more than any game needs
+    max_draws: int = 5_000          # random draws: far more than any game needs
+    wall_seconds: float = 60.0      # safety net: real time for the whole run
+    idle_seconds: float = 5.0       # safety net: real time with no output, no question and
+    #                                 no CPU used (the program waits for something unseen)
+
+    @property
+    def wall_net(self) -> float:
+        """The real-time safety net actually applied to the whole run."""
+        return max(self.wall_seconds, 3 * self.cpu_seconds)
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_meter_lock = threading.Lock()
+_cpu_of_ended = 0.0                              # CPU seconds of children that have ended
+_live_children: "weakref.WeakSet[Child]" = weakref.WeakSet()
+_grader_problems: list[tuple[str | None, str]] = []
+current_owner: str | None = None    # set by the plugin: whose runs are being started
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds (user + system, all threads) used so far by a process, from /proc;
+    None where /proc is not available."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    try:
+        return sum(int(value) for value in fields[11:15]) / _CLOCK_TICKS   # utime .. cstime
+    except (ValueError, IndexError):
+        return None
+
+
+def children_cpu_seconds() -> float:
+    """CPU seconds used by every student process this grader process has started."""
+    with _meter_lock:
+        total = _cpu_of_ended
+        live = list(_live_children)
+    return total + sum(child.cpu_seconds for child in live)
+
+
+def take_grader_problems(owner: str | None) -> list[str]:
+    """The safety-net hits of runs started for ``owner`` (each reported once)."""
+    with _meter_lock:
+        mine = [text for who, text in _grader_problems if who == owner]
+        _grader_problems[:] = [(who, text) for who, text in _grader_problems if who != owner]
+    return mine
 
 
 @dataclass
@@ -104,6 +163,12 @@ class Child:
         self.draw_count = 0
         self._sent_names: list[str] = []
         self.started = self.ended = 0.0
+        self.owner = current_owner       # whose grading started this run (for the TA list)
+        self._cpu = 0.0                  # CPU seconds used by the program, last reading
+        self._cpu_read_at = 0.0
+        self._cpu_moved_at = 0.0         # real time when the CPU reading last went up
+        self._cpu_at_activity: float | None = 0.0   # None: take it at the next reading
+        self._call_allowance = 0.0       # calls mode: CPU seconds a batch of calls may take
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._event_buffer = b""
         self._pending: list[dict] = []
@@ -120,7 +185,9 @@ class Child:
                   "target": str(self.target), "deny": self.deny, "args": self.args,
                   "mode": self.mode, "module": self.module, "seed": self.policy.seed,
                   "paths": self.paths,
-                  "limits": {"cpu": self.limits.cpu_seconds, "memory_mb": self.limits.memory_mb,
+                  # the kernel's CPU limit is a backstop one second after the verdict's
+                  "limits": {"cpu": math.ceil(self.limits.cpu_seconds) + 1,
+                             "memory_mb": self.limits.memory_mb,
                              "file_bytes": self.limits.file_bytes}}
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "COLUMNS": "120",
@@ -140,7 +207,9 @@ class Child:
             obj.delayafterclose = obj.delayafterterminate = 0
         self._events_fd = events_r
         self._replies_fd = replies_w
-        self._last_activity = self.started
+        self._last_activity = self._cpu_moved_at = self.started
+        with _meter_lock:
+            _live_children.add(self)
         return self
 
     def close(self) -> None:
@@ -151,6 +220,7 @@ class Child:
             os.killpg(self._proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        self._read_cpu()                 # final: the process is dead but not yet reaped
         try:
             self._drain_output(0.0)
         except OSError:
@@ -168,6 +238,11 @@ class Child:
             self.outcome = {"status": self.stopped_by or "killed"}
         self.ended = time.monotonic()
         self._proc = None
+        global _cpu_of_ended
+        with _meter_lock:
+            if self in _live_children:
+                _live_children.discard(self)
+                _cpu_of_ended += self._cpu
 
     @property
     def running(self) -> bool:
@@ -185,10 +260,16 @@ class Child:
 
     def reply(self, obj: dict) -> None:
         """Answer a request on the side channel (draw values, function calls)."""
+        calls = obj.get("calls") if isinstance(obj, dict) else None
+        if calls:
+            # each call has its own CPU timer in the child, so a batch is not "stuck" before
+            # all its calls could have used their time (this verdict is only a backstop here)
+            self._call_allowance = sum(float(c.get("timeout", 1.0)) for c in calls) + 0.5
         try:
             os.write(self._replies_fd, (json.dumps(obj) + "\n").encode("utf-8"))
         except OSError:
             pass
+        self._active()
 
     def _write_tty(self, data: bytes) -> None:
         if self._proc is not None:
@@ -196,7 +277,13 @@ class Child:
                 os.write(self._proc.child_fd, data)
             except OSError:
                 pass
+        self._active()
+
+    def _active(self) -> None:
+        """Something happened (output, a question, a draw, our answer): the program is not
+        stuck; CPU seconds towards 'stuck' count from here."""
         self._last_activity = time.monotonic()
+        self._cpu_at_activity = None
 
     # ------------------------------------------------------------------ reading
     def next_event(self) -> dict | None:
@@ -230,7 +317,11 @@ class Child:
                     self.log.append(Event("input", event.get("prompt", ""), event))
                 return event
             if not self._events_open:
-                self._drain_output(0.05)
+                self._drain_output(0.5)          # ends at once when the terminal closes
+                self._read_cpu()
+                if self._cpu >= self.limits.cpu_seconds:     # killed by the kernel's backstop
+                    self._stop("cpu", self._cpu_message())
+                    return None
                 self.stopped_by = self.stopped_by or "ended"
                 self.outcome = {"status": "died", "error": "the program stopped unexpectedly"
                                 " (killed by a signal, e.g. the CPU or memory limit)"}
@@ -242,25 +333,72 @@ class Child:
 
     def _wait_for_data(self) -> bool:
         now = time.monotonic()
-        if now - self.started > self.limits.wall_seconds:
-            return self._stop("time", f"ran for more than {self.limits.wall_seconds:g} s")
-        if now - self._last_activity > self.limits.idle_seconds:
-            return self._stop("idle", f"printed nothing and asked for nothing for "
-                                      f"{self.limits.idle_seconds:g} s (an endless loop?)")
+        if not self._check_cpu(now):
+            return False
+        limits = self.limits
+        if now - self.started > limits.wall_net:
+            return self._stop("wall", f"was still running after {limits.wall_net:g} s of real "
+                              "time", grader_problem=True)
+        if now - max(self._last_activity, self._cpu_moved_at) > limits.idle_seconds:
+            return self._stop("idle", f"waited {limits.idle_seconds:g} s of real time without "
+                              "printing, asking for input or computing anything",
+                              grader_problem=True)
         fds = [self._proc.child_fd, self._events_fd]
         ready, _, _ = select.select(fds, [], [], 0.05)
         if self._proc.child_fd in ready:
             self._read_output()
         if self._events_fd in ready:
             self._read_events()
-        if self.output_bytes > self.limits.output_bytes:
-            return self._stop("output", f"printed more than {self.limits.output_bytes:,} bytes")
+        if self.output_bytes > limits.output_bytes:
+            return self._stop("output", f"printed more than {limits.output_bytes:,} bytes")
         return True
 
-    def _stop(self, reason: str, message: str) -> bool:
+    def _check_cpu(self, now: float) -> bool:
+        """The CPU verdicts: too much CPU for the run, or CPU spent without any activity."""
+        if now - self._cpu_read_at < 0.02:
+            return True
+        self._cpu_read_at = now
+        cpu = self._read_cpu()
+        if self._cpu_at_activity is None:
+            self._cpu_at_activity = cpu
+        if cpu >= self.limits.cpu_seconds:
+            return self._stop("cpu", self._cpu_message())
+        stuck = max(self.limits.stuck_cpu_seconds, self._call_allowance)
+        if cpu - self._cpu_at_activity >= stuck:
+            return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
+                                       "asking or rolling anything (an endless loop?)")
+        return True
+
+    def _cpu_message(self) -> str:
+        return f"used more than {self.limits.cpu_seconds:g} CPU seconds in one run (an " \
+               "endless loop, or far more work than the assignment needs?)"
+
+    def _read_cpu(self) -> float:
+        """Read the program's CPU seconds (the run's real time where /proc is missing)."""
+        proc = self._proc                # another thread may close the run meanwhile
+        if proc is None:
+            return self._cpu
+        cpu = process_cpu_seconds(proc.pid)
+        if cpu is None:
+            cpu = time.monotonic() - self.started
+        if cpu > self._cpu:
+            self._cpu_moved_at = time.monotonic()
+            self._cpu = cpu
+        return self._cpu
+
+    def _stop(self, reason: str, message: str, grader_problem: bool = False) -> bool:
+        """End the run on a limit. ``grader_problem``: a wall-clock safety net, which says
+        nothing about the program (the machine may have been overloaded)."""
         self.stopped_by = reason
         self.outcome = {"status": "limit", "limit": reason, "error": message}
-        self.log.append(Event("limit", message, {"limit": reason}))
+        if grader_problem:
+            self.outcome["grader_problem"] = True
+            self.outcome["error"] = message + "; this is a safety limit of the grader, not a " \
+                "verdict on the program, and a TA will look at it"
+            with _meter_lock:
+                _grader_problems.append((self.owner, f"a run was stopped by the grader's "
+                                                     f"safety limit: it {message}"))
+        self.log.append(Event("limit", self.outcome["error"], {"limit": reason}))
         self.close()
         return False
 
@@ -271,7 +409,7 @@ class Child:
             return 0
         if data:
             self.output_bytes += len(data)
-            self._last_activity = time.monotonic()
+            self._active()
             text = self._decoder.decode(data)
             if self.log and self.log[-1].kind == "out":
                 self.log[-1].text += text
@@ -291,7 +429,7 @@ class Child:
 
     def _sync_output(self, expected: int) -> None:
         """Read the terminal until it has delivered what the child wrote before the event."""
-        deadline = time.monotonic() + 0.25
+        deadline = time.monotonic() + 1.0       # waits only when the terminal is slow
         while self._proc is not None and self.output_bytes < expected \
                 and time.monotonic() < deadline:
             ready, _, _ = select.select([self._proc.child_fd], [], [], 0.02)
@@ -306,7 +444,7 @@ class Child:
         if not data:
             self._events_open = False
             return
-        self._last_activity = time.monotonic()
+        self._active()
         self._event_buffer += data
         *lines, self._event_buffer = self._event_buffer.split(b"\n")
         for line in lines:
@@ -337,4 +475,15 @@ class Child:
     # ------------------------------------------------------------------ results
     @property
     def elapsed(self) -> float:
+        """Real seconds the run took (for information only: no verdict depends on it)."""
         return (self.ended or time.monotonic()) - self.started
+
+    @property
+    def cpu_seconds(self) -> float:
+        """CPU seconds the program has used (final once the run has ended)."""
+        return self._read_cpu() if self._proc is not None else self._cpu
+
+    @property
+    def grader_problem(self) -> bool:
+        """The run was ended by a wall-clock safety net: nothing may be held against it."""
+        return bool(self.outcome.get("grader_problem"))

@@ -5,8 +5,10 @@ A grader is a pytest module ``graders/<assignment>/checks.py`` whose check funct
 
 * ``submission`` — the student's work (parametrized: one pass over the checks per submission);
 * ``result`` — the check's :class:`~graders.engine.rubric.CheckResult` (``fail``, ``partial``,
-  ``note``, ``measure``); a plain ``assert`` or :class:`~graders.engine.rubric.Fail` also fails;
-* ``budget`` — the submission's wall-time budget, shared by all its runs.
+  ``note``, ``measure``, ``judged``, ``not_judged``); a plain ``assert`` or
+  :class:`~graders.engine.rubric.Fail` also fails; a fixture may raise
+  :class:`~graders.engine.rubric.NotJudged` for every check that uses it;
+* ``budget`` — the submission's time budget (CPU seconds of its runs), shared by all its runs.
 
 Each check runs under pytest-timeout. At the end the plugin combines checks into item scores.
 """
@@ -20,21 +22,43 @@ from pathlib import Path
 
 import pytest
 
-from .rubric import CheckResult, Fail, Rubric, score_items
+from . import harness
+from .rubric import CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport
 from .submissions import Submission
 
 
 @dataclass
 class Budget:
-    """Wall time one submission may spend in student runs, all scenarios together."""
+    """The time one submission may spend in student runs, all scenarios together.
+
+    It counts the CPU seconds of the submission's runs, so a busy machine does not shrink it;
+    a hanging program still costs at most about ``seconds``. Real time is only a safety net
+    (``wall_seconds``, by default four times as long, at least a minute): when that runs out
+    first, the submission is listed for a TA as the grader's problem.
+    """
 
     seconds: float
+    wall_seconds: float = 0.0
     started: float = field(default_factory=time.monotonic)
+    started_cpu: float = field(default_factory=harness.children_cpu_seconds)
+    wall_ran_out: bool = False
+
+    def __post_init__(self):
+        self.wall_seconds = self.wall_seconds or max(60.0, 4 * self.seconds)
+
+    @property
+    def cpu_used(self) -> float:
+        """CPU seconds used by student runs since the budget was opened."""
+        return harness.children_cpu_seconds() - self.started_cpu
 
     @property
     def left(self) -> float:
-        return self.seconds - (time.monotonic() - self.started)
+        cpu_left = self.seconds - self.cpu_used
+        wall_left = self.wall_seconds - (time.monotonic() - self.started)
+        if wall_left < cpu_left and wall_left <= 0:
+            self.wall_ran_out = True
+        return min(cpu_left, wall_left)
 
     @property
     def spent(self) -> bool:
@@ -76,6 +100,15 @@ class KitPlugin:
                 marker = node.get_closest_marker("item")
                 return node.get_closest_marker("public") or (marker and marker.args[0] in public)
             items[:] = [i for i in items if wanted(i)]
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        submission = getattr(item, "callspec", None) and item.callspec.params.get("submission")
+        if submission is not None:
+            harness.current_owner = submission.student     # runs started now are theirs
+
+    def pytest_sessionfinish(self, session):
+        harness.current_owner = None
 
     @pytest.fixture
     def result(self, request) -> CheckResult:
@@ -134,17 +167,19 @@ class KitPlugin:
         if not report.failed or call.excinfo is None:
             return
         exc = call.excinfo.value
-        if isinstance(exc, Fail):
+        if isinstance(exc, NotJudged):
+            check.record_not_judged(exc.reason, exc.evidence, exc.evidence_title)
+        elif isinstance(exc, Fail):
             check.record_fail(exc)
         elif isinstance(exc, AssertionError):
             check.fraction = 0.0
             check.add_detail(str(exc).split("\nassert ")[0] or "A check failed.")
         elif "Timeout" in type(exc).__name__ or "Timeout" in str(exc)[:200]:
-            check.fraction = 0.0
-            check.add_detail("This check ran out of time (the grader's own limit).")
+            # pytest-timeout is a wall-clock safety net: the grader's problem, not a verdict
+            check.record_not_judged("This check ran out of real time (a safety limit of the "
+                                    "grader, not a verdict on the program).")
             self.problems[student].append(f"{check.item_id}: the check timed out")
         else:
-            check.fraction = 0.0
             check.error = f"{type(exc).__name__}: {exc}"[:300]
             if os.environ.get("GRADER_DEBUG"):
                 traceback.print_exception(exc)
@@ -163,10 +198,24 @@ class KitPlugin:
             student = submission.student
             elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
             verdicts = score_items(rubric, self.checks[student])
+            self._safety_nets(student)
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,
                                         self.run_notes[student], self.problems[student],
                                         self.attachments.get(student, {})))
         return out
+
+    def _safety_nets(self, student: str) -> None:
+        """Runs stopped by a wall-clock safety net, and a budget whose real time ran out: the
+        grader's problems, listed once for a TA (unless the grader module already did)."""
+        problems = self.problems[student]
+        hits = harness.take_grader_problems(student)
+        budget = self._budgets.get(student)
+        if budget is not None and budget.wall_ran_out:
+            hits.append("the submission's real-time safety limit ran out before its CPU "
+                        "budget (the machine may have been overloaded)")
+        if hits and not any("safety limit" in p for p in problems):
+            more = f" (and {len(hits) - 1} more like it)" if len(hits) > 1 else ""
+            problems.append(f"{hits[0]}{more}; make sure no mark was lost for it")
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""

@@ -28,21 +28,38 @@ class SubmissionReport:
         return round(sum(v.score for v in self.verdicts), 2)
 
     @property
+    def not_judged(self) -> list[ItemVerdict]:
+        """Items no check could judge: 0 for now, a TA decides."""
+        return [v for v in self.verdicts if not v.judged]
+
+    @property
     def needs_review(self) -> list[str]:
         reasons = list(self.problems)
+        for verdict in self.not_judged:
+            reasons.append(f"not judged: {verdict.item.id} ("
+                           + " ".join(verdict.why_not_judged) + ")")
         review = [v.item.id for v in self.verdicts if v.item.review]
         if review:
             reasons.append("confirm review items: " + ", ".join(review))
         return reasons
 
 
+NOT_JUDGED = "Not judged: the grader could not check this; a TA will look at it."
+
+
 def _check_text(verdict: ItemVerdict, markdown: bool) -> str:
-    """The explanation of one item: messages, expected/actual, evidence, notes."""
+    """The explanation of one item: messages, expected/actual, evidence, notes. An item that
+    was not judged says so first, with why; otherwise only the checks that judged it speak."""
+    if not verdict.judged:
+        parts = [NOT_JUDGED, "Why: " + " ".join(verdict.why_not_judged)]
+        for check in verdict.checks:
+            for why in check.not_judged_reasons:
+                if why.get("evidence"):
+                    title = why.get("evidence_title") or "What the grader saw"
+                    parts.append(_block(title, why["evidence"], markdown))
+        return "\n\n".join(parts)
     parts: list[str] = []
-    for check in verdict.checks:
-        if check.error:
-            parts.append(f"The grader itself failed on this check ({check.error}); "
-                         "a TA will look at it.")
+    for check in verdict.judging_checks:
         for detail in check.details:
             parts.append(detail["message"])
             if detail.get("expected") is not None:
@@ -81,7 +98,8 @@ def results_json(report: SubmissionReport) -> dict:
             "execution_time": round(report.execution_time, 3),
             "output": "\n".join(report.notes), "tests": tests,
             "extra_data": {"student": report.student, "assignment": report.rubric.assignment,
-                           "needs_review": report.needs_review, "problems": report.problems}}
+                           "needs_review": report.needs_review, "problems": report.problems,
+                           "not_judged": [v.item.id for v in report.not_judged]}}
 
 
 def feedback_markdown(report: SubmissionReport) -> str:
@@ -89,6 +107,10 @@ def feedback_markdown(report: SubmissionReport) -> str:
     rubric = report.rubric
     lines = [f"# {rubric.title}: feedback for {report.student}", "",
              f"**Score: {report.score:g} / {rubric.max_score:g}**", ""]
+    if report.not_judged:
+        ids = ", ".join(f"`{v.item.id}`" for v in report.not_judged)
+        lines += [f"This score is provisional: the grader could not check {ids}, which "
+                  "count 0 until a TA has looked at them.", ""]
     if report.notes:
         lines += ["## How the runs went", ""] + [f"- {n}" for n in report.notes] + [""]
     if report.attachments:
@@ -98,11 +120,13 @@ def feedback_markdown(report: SubmissionReport) -> str:
     for v in report.verdicts:
         mark = "✔" if v.passed else ("½" if v.score > 0 else "✘")
         review = " (a TA confirms this)" if v.item.review else ""
+        if not v.judged:
+            mark, review = "?", " not judged: a TA will look at it"
         lines.append(f"| `{v.item.id}` {v.item.title} | {v.score:g} / {v.item.points:g} | "
                      f"{mark}{review} |")
     lines.append("")
     for v in report.verdicts:
-        mark = "passed" if v.passed else "not full marks"
+        mark = "passed" if v.passed else ("not judged" if not v.judged else "not full marks")
         lines += [f"## `{v.item.id}`: {v.item.title} ({v.score:g}/{v.item.points:g}, {mark})",
                   ""]
         text = _check_text(v, True)
@@ -130,12 +154,14 @@ def summary_text(report: SubmissionReport) -> str:
     lines = [f"{report.rubric.title}: {report.student}  "
              f"{report.score:g}/{report.rubric.max_score:g}"]
     for v in report.verdicts:
-        flag = "ok " if v.passed else "-- "
+        flag = "ok " if v.passed else ("?? " if not v.judged else "-- ")
         first = ""
-        for check in v.checks:
+        for check in v.judging_checks:
             if check.messages:
                 first = check.messages[0].splitlines()[0][:90]
                 break
+        if not v.judged:
+            first = "not judged: " + " ".join(v.why_not_judged)[:78]
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
                      f"{'  ' + first if first and not v.passed else ''}")
@@ -168,17 +194,17 @@ def write_class(results: list[dict], rubric: Rubric, folder: Path) -> str:
             by_id = {t["number"]: t["score"] for t in r["tests"]}
             extra = r.get("extra_data", {})
             writer.writerow([extra.get("student"), r["score"], rubric.max_score,
-                             *[by_id.get(i, 0) for i in ids],
-                             "; ".join(extra.get("problems", []))])
+                             *[by_id.get(i, 0) for i in ids], "; ".join(_look_at(r))])
     review_items = [i.id for i in rubric.items if i.review]
     lines = [f"# {rubric.title}: submissions that need a human look", ""]
     for r in sorted(results, key=lambda r: r["score"]):
         extra = r.get("extra_data", {})
-        if extra.get("problems"):
+        if _look_at(r):
             lines.append(f"- **{extra.get('student')}** ({r['score']:g}): "
-                         + "; ".join(extra["problems"]))
+                         + "; ".join(_look_at(r)))
     if len(lines) == 2:
-        lines.append("No submission crashed, hung or confused the grader.")
+        lines.append("No submission crashed, hung or confused the grader, and every item was "
+                     "judged.")
     lines += ["", f"Every submission's review items ({', '.join(review_items)}) were scored "
               "from measurements shown in its feedback; confirm or override them."]
     (folder / "needs_review.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -202,6 +228,17 @@ def class_summary(results: list[dict], rubric: Rubric) -> str:
         lines += ["", f"Total: mean {sum(totals) / n:.2f} / {rubric.max_score:g}, "
                       f"median {totals[len(totals) // 2]:g}, min {totals[0]:g}, "
                       f"max {totals[-1]:g}"]
-    flagged = sum(1 for r in results if r.get("extra_data", {}).get("problems"))
+    flagged = sum(1 for r in results if _look_at(r))
     lines.append(f"Submissions needing a human look beyond the review items: {flagged}")
     return "\n".join(lines)
+
+
+def _look_at(result: dict) -> list[str]:
+    """Why a TA must look at a submission: the grader's problems, then the items it could not
+    judge (0 for now; see the student's feedback for why)."""
+    extra = result.get("extra_data", {})
+    reasons = list(extra.get("problems", []))
+    if extra.get("not_judged"):
+        reasons.append("not judged (0 for now, see feedback.md): "
+                       + ", ".join(extra["not_judged"]))
+    return reasons

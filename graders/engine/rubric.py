@@ -3,6 +3,10 @@ verdict a grader check reaches on each, with its evidence.
 
 A check earns a fraction of its item: 1.0 unless it calls ``fail`` or ``partial``. Several checks
 may share an item; the item's score is its points times their weighted average.
+
+A check that could not collect its evidence says so with ``not_judged``. Such a check gives no
+marks: its item is scored from the checks that did judge it, and when none did, the item gets 0
+provisionally, is marked "not judged" and is listed for a TA (never silently full marks).
 """
 from __future__ import annotations
 
@@ -78,6 +82,15 @@ class Fail(Exception):
         self.evidence_title = evidence_title
 
 
+class NotJudged(Exception):
+    """Raised by a check (or a fixture) whose evidence could not be collected."""
+
+    def __init__(self, reason: str, *, evidence: str | None = None,
+                 evidence_title: str | None = None):
+        super().__init__(reason)
+        self.reason, self.evidence, self.evidence_title = reason, evidence, evidence_title
+
+
 @dataclass
 class CheckResult:
     """What one check found: its share of the item, and why."""
@@ -91,6 +104,8 @@ class CheckResult:
     notes: list[str] = field(default_factory=list)      # shown even when passed
     measurements: dict = field(default_factory=dict)     # for review items
     error: str | None = None                             # the grader's own failure
+    judged_cases: int | None = None                      # None: the check did not count
+    not_judged_reasons: list[dict] = field(default_factory=list)   # reason, evidence
 
     def fail(self, message: str, *, expected=None, actual=None, evidence=None,
              fraction: float = 0.0, evidence_title: str | None = None) -> None:
@@ -102,6 +117,17 @@ class CheckResult:
         """Record a shortfall without stopping the check; the lowest fraction counts."""
         self.fraction = min(self.fraction, max(0.0, min(1.0, fraction)))
         self.add_detail(message, expected, actual, evidence, evidence_title)
+
+    def judged(self, cases: int = 1) -> None:
+        """Record that ``cases`` things were really compared with what the handout asks.
+        A check that records cases and ends with 0 (and no failure) is not judged."""
+        self.judged_cases = (self.judged_cases or 0) + cases
+
+    def not_judged(self, reason: str, *, evidence: str | None = None,
+                   evidence_title: str | None = None) -> None:
+        """Stop the check: its evidence could not be collected (say why, for the student and
+        the TA). It gives no marks; another check of the item may still judge it."""
+        raise NotJudged(reason, evidence=evidence, evidence_title=evidence_title)
 
     def note(self, text: str) -> None:
         self.notes.append(text)
@@ -120,35 +146,87 @@ class CheckResult:
         self.add_detail(exc.message, exc.expected, exc.actual, exc.evidence,
                         getattr(exc, "evidence_title", None))
 
+    def record_not_judged(self, reason: str, evidence: str | None = None,
+                          evidence_title: str | None = None) -> None:
+        self.not_judged_reasons.append({"reason": reason, "evidence": evidence,
+                                        "evidence_title": evidence_title})
+
+    @property
+    def is_judged(self) -> bool:
+        """Did this check judge its item? A failure found is a judgement; a grader error,
+        ``not_judged`` or 0 cases counted (with nothing found wrong) are not."""
+        if self.error is not None:
+            return False
+        if self.fraction < 1.0:
+            return True
+        if self.not_judged_reasons or self.judged_cases is not None:
+            return bool(self.judged_cases)
+        return True
+
+    @property
+    def why_not_judged(self) -> list[str]:
+        """Plain sentences saying why this check judged nothing (empty when it did)."""
+        if self.is_judged:
+            return []
+        reasons = [r["reason"] for r in self.not_judged_reasons]
+        if self.error is not None:
+            reasons.append(f"The grader itself failed on this check ({self.error}).")
+        if not reasons:
+            reasons.append("There was nothing this check could compare (0 cases).")
+        return reasons
+
 
 @dataclass
 class ItemVerdict:
     item: Item
     score: float
     checks: list[CheckResult]
+    judged: bool = True          # False: no check could judge it (0 marks, for a TA)
 
     @property
     def passed(self) -> bool:
-        return abs(self.score - self.item.points) < 1e-9
+        return self.judged and abs(self.score - self.item.points) < 1e-9
 
     @property
     def status(self) -> str:
+        """Gradescope's status: an item not judged is "failed" until a TA has looked."""
         return "passed" if self.passed else "failed"
+
+    @property
+    def why_not_judged(self) -> list[str]:
+        """Why no check could judge the item, each reason once (empty when judged)."""
+        if self.judged:
+            return []
+        reasons: list[str] = []
+        for check in self.checks:
+            reasons += [r for r in check.why_not_judged if r not in reasons]
+        return reasons
+
+    @property
+    def judging_checks(self) -> list[CheckResult]:
+        """The checks the score comes from."""
+        return [c for c in self.checks if c.is_judged]
 
 
 def score_items(rubric: Rubric, checks: list[CheckResult]) -> list[ItemVerdict]:
-    """Combine check results into one verdict per rubric item (missing checks score 0)."""
+    """Combine check results into one verdict per rubric item.
+
+    An item is scored from the checks that judged it; an item that no check judged (every
+    check was not judged, or none ran) scores 0 and is marked not judged, for a TA.
+    """
     verdicts = []
     for item in rubric.items:
         mine = [c for c in checks if c.item_id == item.id]
-        if mine:
-            total = sum(c.weight for c in mine) or 1.0
-            share = sum(c.weight * c.fraction for c in mine) / total
+        judging = [c for c in mine if c.is_judged]
+        if not mine:
+            missing = CheckResult(item.id, "not run")
+            missing.record_not_judged("No check of the grader ran for this item (the grader "
+                                      "has none, or grading stopped before it).")
+            mine = [missing]
+        if judging:
+            total = sum(c.weight for c in judging) or 1.0
+            share = sum(c.weight * c.fraction for c in judging) / total
         else:
             share = 0.0
-            missing = CheckResult(item.id, "not run", fraction=0.0)
-            missing.add_detail("This item was not checked (the grader has no check for it, "
-                               "or grading stopped before it).")
-            mine = [missing]
-        verdicts.append(ItemVerdict(item, round(item.points * share, 2), mine))
+        verdicts.append(ItemVerdict(item, round(item.points * share, 2), mine, bool(judging)))
     return verdicts
