@@ -15,11 +15,12 @@ from graders.engine.harness import prepare_workdir
 
 @pytest.fixture
 def load(tmp_path):
-    """load(source, specs) -> (results, calls): the calls made on a module with that source."""
-    def run(source: str, specs: list[dict]):
+    """load(source, specs, others) -> (results, calls): the calls made on a module with that
+    source (``others``: more files, name -> source)."""
+    def run(source: str, specs: list[dict], others: dict[str, str] | None = None):
         path = tmp_path / "prog.py"
         path.write_text(textwrap.dedent(source))
-        workdir = prepare_workdir([path])
+        workdir = prepare_workdir([path], others)
         try:
             with FunctionCalls(workdir / "prog.py", workdir, module="prog") as calls:
                 results = calls.run([dict(spec, id=number) for number, spec in
@@ -171,6 +172,17 @@ def test_a_syntax_error_is_an_import_error_and_nothing_runs(load, source):
     (probe,), calls = load(source, [{"code": "result = 1"}])
     assert probe["error"] == "import" and "SyntaxError" in calls.import_error
     assert calls.stuck == [] and calls.load == {}
+
+
+@pytest.mark.parametrize("source, others, error", [
+    ("from random import randInt\n", {}, "cannot import name 'randInt'"),
+    ("import helper\nVALUE = 3\n", {"helper.py": "from prog import VALUE\n"},
+     "partially initialized module 'prog'")])
+def test_an_import_that_fails_fails_the_load_as_it_fails_the_program(load, source, others,
+                                                                     error):
+    (probe,), calls = load(source, [{"code": "result = 1"}], others)
+    assert probe["error"] == "import" and error in calls.import_error
+    assert "ImportError" in calls.import_error and calls.stuck == []
 
 
 def test_a_call_that_swallows_its_timeout_is_reported_and_the_next_call_runs(load):

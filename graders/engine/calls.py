@@ -25,7 +25,7 @@ testing library such as ``bakery``) gets a stand-in. ``load`` says what happened
 ``problems``, ``stubbed``, ``printed``, ``skipped``, ``stuck``). A statement that does not stop
 at all is skipped in a fresh child; after MAX_STUCK such statements only definitions (functions,
 classes, imports, constants) are loaded. ``import_error`` is set only when even that fails
-(a syntax error, for instance).
+(a syntax error, or a top-level import that fails, as it fails the program).
 """
 from __future__ import annotations
 
@@ -53,6 +53,7 @@ class FunctionCalls:
         self.load: dict = {}                    # how the module was loaded (see above)
         self.stuck: list[dict] = []             # statements skipped because they did not stop
         self._definitions_only = False
+        self._cpu_stopped: list[int] = []
 
     def __enter__(self) -> "FunctionCalls":
         return self
@@ -63,7 +64,10 @@ class FunctionCalls:
     def _start(self) -> bool:
         """Start a child and load the module; False (with ``import_error``) when it cannot."""
         while True:
-            env = {"KIT_LOAD_SKIP": ",".join(str(s["line"]) for s in self.stuck if s["line"])}
+            # statements that never stopped, or that were stopped after their CPU time in
+            # the first load (not worth that time again in every fresh child)
+            skip = [s["line"] for s in self.stuck if s["line"]] + self._cpu_stopped
+            env = {"KIT_LOAD_SKIP": ",".join(map(str, skip))}
             if self._definitions_only:
                 env["KIT_LOAD"] = "definitions"
             self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
@@ -73,7 +77,11 @@ class FunctionCalls:
             while event is not None and event.get("ev") == "load":
                 line, event = event.get("line"), self.child.next_event()
             if event is not None and event.get("ev") == "ready":
-                self.load = dict(event.get("load") or {}, stuck=list(self.stuck))
+                if not self.load:               # the first load; later ones skip more
+                    self.load = dict(event.get("load") or {})
+                    self._cpu_stopped = [problem["line"] for problem in self.load["problems"]
+                                         if problem.get("stopped")]
+                self.load["stuck"] = list(self.stuck)
                 return True
             outcome = dict(self.child.outcome)
             self.close()

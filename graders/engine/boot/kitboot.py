@@ -627,7 +627,7 @@ def run_program():
 # ----------------------------------------------------------------------------- function calls
 # Limits here are CPU time and counts, never wall-clock time, so that a busy machine does not
 # change a verdict. A step that ignores the stop it is sent is ended by the grader's own limits.
-LOAD_CPU_SECONDS = 2.0      # one top-level statement while the module loads
+LOAD_CPU_SECONDS = 1.0      # one top-level statement while the module loads
 LOAD_ANSWERS = 10           # answers per top-level statement before input() reports the end
 LOAD_QUESTIONS = 40         # questions per top-level statement before it is stopped
 GRACE_SECONDS = 0.5         # CPU a step may go on using after it was told to stop
@@ -952,6 +952,7 @@ def _load_module(target, name):
     sys.stdout = printed
     sys.stdin = sys.__stdin__ = _ScriptedStdin(answers)
     builtins.input = answers
+    spec._initializing = True       # as importlib does: a circular import says so
     flags = 0
     try:
         for node in tree.body:
@@ -966,19 +967,23 @@ def _load_module(target, name):
             send("load", line=node.lineno)
             code = compile(ast.Module([node], []), target, "exec", flags=flags,
                            dont_inherit=True)
-            problem = _run_statement(code, module, answers, printed, node.lineno)
+            problem = _run_statement(code, module, answers, printed, node.lineno,
+                                     isinstance(node, (ast.Import, ast.ImportFrom)))
             if problem:
                 problem["statement"] = text[:80]
                 report["problems"].append(problem)
     finally:
         sys.stdout, sys.stdin, sys.__stdin__, builtins.input = saved
+        spec._initializing = False
     report["asked"] = answers.total
     report["printed"] = _excerpt(printed.getvalue(), 3000, 1000)
     return module, report
 
 
-def _run_statement(code, module, answers, printed, line):
-    """Run one top-level statement; a report when it asked questions or did not finish."""
+def _run_statement(code, module, answers, printed, line, is_import=False):
+    """Run one top-level statement; a report when it asked questions or did not finish.
+    A failing import statement fails the load, as it fails the program (a circular import,
+    a name the module does not have): the functions would miss what it imports."""
     answers.asked, answers.seen = 0, {}
     start = printed.tell()
     answers.give_up = lambda why: _load_stuck(line, why, answers.asked,
@@ -988,6 +993,8 @@ def _run_statement(code, module, answers, printed, line):
         with _CpuLimit(LOAD_CPU_SECONDS, LoadStopped, answers.give_up):
             exec(code, module.__dict__)
     except BaseException as exc:  # noqa: B902 - SystemExit and the grader's stops included
+        if is_import and not isinstance(exc, LoadStopped):
+            raise
         problem.update(error=type(exc).__name__, message=str(exc)[:300],
                        stopped=isinstance(exc, LoadStopped))
         if not isinstance(exc, LoadStopped):
