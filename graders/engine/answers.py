@@ -86,8 +86,26 @@ def asks_for_enter(context: str) -> bool:
     return bool(ENTER_WORDS.search(context))
 
 
+# Which dice to re-roll: every die, or none (keep them all: the turn ends).
+DICE_FORMS = {"all-dice": ["all", "a", "123", "1 2 3", "d1 d2 d3", "1,2,3", "abc", "y"],
+              "no-dice": ["none", "", "0", "n", "no", "keep", "k", "stop", "s"]}
+
+
+def _dice_forms(context: str, intent: str) -> list[str]:
+    """Forms for 'all-dice' / 'no-dice', spelled as the prompt spells them first ("ALL")."""
+    result = []
+    for form in DICE_FORMS[intent]:
+        shown = re.search(r"(?<![\w])" + re.escape(form) + r"(?![\w])", context, re.I) \
+            if len(form) > 1 and form.isalpha() else None
+        result.append(shown.group(0) if shown else form)
+    return list(dict.fromkeys(result))
+
+
 def forms(context: str, intent: str) -> list[str]:
-    """Answers to try for an intent ('yes', 'no', 'enter' or literal text), best first."""
+    """Answers to try for an intent ('yes', 'no', 'enter', 'all-dice', 'no-dice' or literal
+    text), best first."""
+    if intent in DICE_FORMS:
+        return _dice_forms(context, intent)
     if intent not in ("yes", "no", "enter"):
         return [intent]
     offered = options(context)

@@ -28,6 +28,7 @@ class Prompt:
     context: str                 # the last few screen lines, prompt included (ANSI removed)
     number: int                  # 1 for the first prompt of the run
     repeats: int = 0             # how many times in a row this same prompt came back
+    stack: list = field(default_factory=list)   # the student's frames asking (see kitboot)
 
     @property
     def wording(self) -> str:
@@ -74,7 +75,8 @@ class Session:
             not self._drew_since_answer()
         repeats = self.prompt.repeats + 1 if rejected else 0
         self._last_key = key
-        self.prompt = Prompt(event.get("prompt", ""), context, self._prompt_count, repeats)
+        self.prompt = Prompt(event.get("prompt", ""), context, self._prompt_count, repeats,
+                             event.get("stack") or [])
         if self._prompt_count > self.max_prompts:
             self.stop(f"the program asked more than {self.max_prompts} questions")
             return None

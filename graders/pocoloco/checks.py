@@ -18,15 +18,16 @@ from graders.engine.readers.dice import find_dice
 
 from . import rules
 from .judging import (ROUND_ONE, TIE_WORDS, WIN_WORDS, game, have_round, human_allowed, intro,
-                      labels, limit_breaks, plain_losers_right, points_shown, span_of,
-                      winner_category)
+                      labels, limit_breaks, plain_losers_right, played, points_shown,
+                      program_stopped, sentences_of, shares_a_name, span_of,
+                      tie_rule_sides, winner_category)
 from .scenarios import GAME_OVER, LONG, ROUND_TEN, STRATEGY, TIES
 
 
 # ---------------------------------------------------------------------------- set-up, text
 @pytest.mark.item("setup")
 def check_asks_name_and_chips(games, result):
-    reading = game(games, LONG, result)
+    reading = played(games, LONG, result)
     kinds = [d.kind for d in reading.game.decisions]
     opening = reading.excerpt(reading.before(0), 40)
     if "name" not in kinds:
@@ -40,6 +41,13 @@ def check_asks_name_and_chips(games, result):
         result.fail(f"The grader answered {LONG.chips} chips, but Round 1 did not start with "
                     f"{LONG.chips} chips each.", expected=f"everyone: {LONG.chips}",
                     actual=str(start), evidence=opening)
+    clash = games.get("name-clash")
+    if clash is not None and shares_a_name(clash):
+        typed = clash.game.scenario.typed_name
+        result.partial(0.5, f"When the player typed {typed}, a computer player's name, two "
+                            f"players were both called {typed}: the handout asks for distinct "
+                            "names (rename a computer player, or ask again).",
+                       evidence=clash.excerpt(clash.before(0), 30))
     computers = len(reading.names) - 1
     if computers != 3 and reading.complete(0):
         result.partial(0.5, f"The game has {computers} computer players; the handout asks for "
@@ -48,7 +56,7 @@ def check_asks_name_and_chips(games, result):
 
 @pytest.mark.item("instructions")
 def check_title_and_instructions(games, result):
-    reading = game(games, LONG, result)
+    reading = played(games, LONG, result)
     span = intro(reading)
     # the answers to set-up questions and greetings by name are not instructions
     asked = [d.wording for d in reading.game.decisions]
@@ -78,10 +86,15 @@ def check_title_and_instructions(games, result):
 # ---------------------------------------------------------------------------- tie-break
 @pytest.mark.item("tie-break")
 def check_tie_break_described(games, result):
-    reading = game(games, LONG, result)
+    reading = played(games, LONG, result)
     if not TIE_WORDS.search(reading.slice(intro(reading))):
         result.fail("The instructions do not say how ties are broken (no mention of a tie).",
                     evidence=reading.excerpt(intro(reading), 50))
+    sides = tie_rule_sides(reading.slice(intro(reading)))
+    if sides == {"low"} or sides == {"high"}:
+        stated, missing = ("lowest", "highest") if sides == {"low"} else ("highest", "lowest")
+        result.fail(f"The instructions say how a tie for the {stated} roll is broken, but not "
+                    f"a tie for the {missing} roll.", evidence=reading.excerpt(intro(reading), 50))
 
 
 @pytest.mark.item("tie-break")
@@ -91,17 +104,36 @@ def check_tie_break_applied(games, result):
     rule = long_game.slice(intro(long_game)) if long_game else ""
     # only a tie rule that leaves the choice to chance needs a random draw in a tied round
     # ("ties go to whoever rolled first; the order is random" is not such a rule)
-    sentences = [s for s in re.split(r"[.!?\n]", rule) if TIE_WORDS.search(s)]
+    sentences = [s for s in sentences_of(rule) if TIE_WORDS.search(s)]
     says_random = any(re.search(r"random|chance|coin|luck|roll[- ]?off|re-?roll", s, re.I)
                       and not re.search(r"order|first|earl|turn", s, re.I) for s in sentences)
     losers_right = plain_losers_right(games)
     draws_in_ties = 0
+    judged = 0
     for index, what in ((0, "two players tie for the lowest roll"),
                         (1, "three players tie for the lowest roll"),
                         (2, "two PoCo!s tie for the highest roll")):
         if not have_round(reading, index, result, TIES):
             continue
+        judged += 1
         high, low, amount = reading.expected(index)
+        tied = high if index == 2 else low
+        narrow = reading.choices_between(reading.after(index), tied)
+        if narrow:
+            result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(tied))}), but your "
+                        f"program chose at random among {', '.join(narrow)} only.",
+                        evidence=reading.excerpt(span_of(reading, index)))
+        faked = reading.shown_not_drawn(reading.after(index), tied)
+        if faked:
+            result.fail(f"Round {index + 1}: {what}. The tie-break showed a roll that was not "
+                        f"the die your program rolled (\"{faked[0]}\"): the result was decided "
+                        "by something other than chance.",
+                        evidence=reading.excerpt(span_of(reading, index)))
+        line = reading.tie_lines_narrow(reading.after(index), tied) if len(tied) > 2 else None
+        if line:
+            result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(tied))}), but your "
+                        f"program broke the tie among only some of them: \"{line}\".",
+                        evidence=reading.excerpt(span_of(reading, index)))
         receiver, before, after = reading.receiver(index)
         span = span_of(reading, index)
         if index < 2:
@@ -120,6 +152,10 @@ def check_tie_break_applied(games, result):
         result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
                     "the program made no random choice: the same tied player would always be "
                     "picked.", evidence=reading.excerpt(span_of(reading, 1)))
+    if not judged:
+        result.not_judged("The grader could not follow any of the tied rounds of the 'ties' "
+                          "game, so it could not see how your program breaks ties.")
+    result.judged(judged)
 
 
 # ---------------------------------------------------------------------------- round box
@@ -136,10 +172,18 @@ def check_round_box(games, result):
     if not any(b.fits for b in boxed):
         result.fail(f"The Round 1 box does not fit its text: {boxed[0].why}.",
                     expected="+---------+\n| Round 1 |\n+---------+", actual=boxed[0].render())
+
+
+@pytest.mark.item("round-box")
+def check_round_box_at_ten(games, result):
     ten = games.get(ROUND_TEN.name)
     if ten is None or ten.round(9) is None:
-        result.note("Round 10 was not reached, so the box was not checked at two digits.")
-        return
+        why = ten.transcript.ended_how if ten is not None else "The game was not played."
+        if ten is not None and program_stopped(ten):
+            result.fail(f"The 'round-ten' game stopped before Round 10, so the box could not be "
+                        f"checked at two digits. {why}")
+        result.not_judged(f"Round 10 was not reached, so the box was not checked at two digits. "
+                          f"{why}")
     tens = [b for _, b in find_boxed(ten.text, r"\bround\s*#?\s*:?\s*10\b") if b is not None]
     if not tens or not tens[0].fits:
         result.fail("The round box does not fit at Round 10 (two digits).",
@@ -156,6 +200,7 @@ def check_standings_each_round(games, result):
         if len(reading.standings_before(round_.index)) < len(reading.names):
             missing.append(round_.index)
     checked = len(reading.rounds[:LONG.rounds])
+    result.judged(checked)
     result.measure("rounds with every player's chips shown first", checked - len(missing))
     if missing:
         index = missing[0]
@@ -170,11 +215,13 @@ def check_standings_each_round(games, result):
 def check_roll_limit(games, result):
     reading = game(games, LONG, result)
     have_round(reading, 0, result, LONG)
-    problems = []
+    problems, judged = [], 0
     for scenario in (LONG, STRATEGY, TIES):
         other = games.get(scenario.name)
         if other is not None:
             problems += [p + f" ('{scenario.name}' game)" for p in limit_breaks(other)]
+            judged += sum(1 for r in other.rounds if other.complete(r.index))
+    result.judged(judged)
     if problems:
         span = (reading.before(0)[1], reading.after(1)[0])
         result.fail("Players may roll at most 3 times, and never more often than the player "
@@ -217,8 +264,9 @@ def check_roll_again_offered(games, result):
                             evidence=played.excerpt(span))
     result.measure("rounds where the human could roll more than once", judged)
     if not judged:
-        result.fail(f"The grader never saw a round where {reading.human} could roll more than "
-                    "once, so the roll-again question could not be checked.")
+        result.not_judged(f"The grader never saw a round where {reading.human} could roll more "
+                          "than once, so the roll-again question could not be checked.")
+    result.judged(judged)
 
 
 # ---------------------------------------------------------------------------- scoring

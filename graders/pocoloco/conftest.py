@@ -7,7 +7,7 @@ import pytest
 
 from .play import play
 from .reading import Reading
-from .scenarios import ALL
+from .scenarios import ALL, LONG, name_clash
 
 WORKERS = 2                      # scenario runs in parallel (each is its own process)
 
@@ -22,8 +22,14 @@ def games(submission, budget, notes, attach) -> dict[str, Reading | None]:
 
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         played = dict(pool.map(run, ALL))
+    scenarios = list(ALL)
+    long_game = played.get(LONG.name)
+    if long_game is not None and long_game.policy.computers:
+        clash = name_clash(long_game.policy.computers[0])
+        scenarios.append(clash)
+        played[clash.name] = run(clash)[1]
     readings, endings = {}, {}
-    for scenario in ALL:
+    for scenario in scenarios:
         game = played[scenario.name]
         if game is None:
             notes(f"Game '{scenario.name}' was not played: the time budget was used up.", True)
@@ -38,8 +44,14 @@ def games(submission, budget, notes, attach) -> dict[str, Reading | None]:
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
             problem = ended.crashed or ended.outcome.get("status") == "limit"
             endings.setdefault((ended.ended_how, problem), []).append(scenario)
-    for (how, problem), scenarios in endings.items():
-        names = ", ".join(f"'{s.name}' ({s.purpose})" for s in scenarios)
-        notes(f"{how.rstrip('.')}. This happened in {len(scenarios)} of the grader's "
-              f"{len(ALL)} games: {names}.", problem)
+    for (how, problem), hit in endings.items():
+        names = ", ".join(f"'{s.name}' ({s.purpose})" for s in hit)
+        notes(f"{how.rstrip('.')}. This happened in {len(hit)} of the grader's "
+              f"{len(scenarios)} games: {names}.", problem)
+    doubts = [f"'{name}' game, Round {r.index + 1}: {r.doubts[0]}"
+              for name, reading in readings.items() if reading is not None
+              for r in reading.rounds if r.doubts]
+    if doubts:
+        notes("The grader was unsure whose roll some dice were (it followed the order of play): "
+              + "; ".join(doubts[:3]) + ("; ..." if len(doubts) > 3 else "") + ".", False)
     return readings

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from graders.engine.readers.standings import numbers_by_name
+
 from . import rules
 from .reading import Reading
 from .scenarios import LONG
@@ -26,14 +28,80 @@ def game(games, scenario, result) -> Reading:
     return reading
 
 
+def played(games, scenario, result) -> Reading:
+    """The scenario's reading even when no round was played (set-up and instructions are
+    judged on what came before a hang or a crash)."""
+    reading = games.get(scenario.name)
+    if reading is None or not reading.text.strip():
+        why = reading.transcript.ended_how if reading else "it was not run"
+        result.fail(f"The grader could not play the '{scenario.name}' game with your program "
+                    f"({scenario.purpose}). {why}")
+    return reading
+
+
+def shares_a_name(clash: Reading) -> bool:
+    """In the game where the human typed a computer's name: did two players keep it? Seen in
+    the player list the program shuffled, or in two standings lines before the first roll."""
+    typed = clash.game.scenario.typed_name
+    if any(names.count(typed) > 1 for names in clash.game.policy.populations):
+        return True
+    # two standings lines for the name within a few lines of each other: one block
+    lines = clash.slice(clash.before(0)).split("\n")
+    hits = [i for i, line in enumerate(lines) if numbers_by_name(line, [typed])]
+    return any(b - a <= 4 for a, b in zip(hits, hits[1:]))
+
+
+def program_stopped(reading: Reading) -> bool:
+    """The program itself ended the run early: a crash, a hang or another limit it hit (not
+    a safety net of the grader's, not the grader having seen enough)."""
+    outcome = reading.transcript.outcome
+    return reading.transcript.crashed or (
+        outcome.get("status") == "limit" and not outcome.get("grader_problem")
+        and outcome.get("limit") != "enough" and not reading.game.stopped_early)
+
+
+def sentences_of(text: str) -> list[str]:
+    """Sentences of printed instructions: a sentence may wrap over several lines; a blank
+    line, a bullet or a line ending a sentence ends it."""
+    parts = re.split(r"(?<=[.!?])\s+|\n\s*\n|\n\s*(?:[-*•]|\d+[.)])\s", text)
+    return [" ".join(part.split()) for part in parts if part.strip()]
+
+
+def tie_rule_sides(intro_text: str) -> set[str]:
+    """Which ties the instructions' tie rule covers: {"low"}, {"high"}, both, or empty when it
+    does not say (a rule for "ties" in general covers both)."""
+    sides: set[str] = set()
+    for sentence in sentences_of(intro_text):
+        if not TIE_WORDS.search(sentence):
+            continue
+        low = re.search(r"low|worst|los(e|er|ing)|bottom|last place|smallest", sentence, re.I)
+        high = re.search(r"high|best|win(ner|ning)?\b|top|first place|biggest", sentence,
+                         re.I)
+        if low and not high:
+            sides.add("low")
+        elif high and not low:
+            sides.add("high")
+        elif low or re.search(r"\b(ties?|tie-?break(er)?s?)\b", sentence, re.I) and \
+                re.search(r"broken|decided|resolved|settled|chosen|picked|random|roll[- ]?off|"
+                          r"re-?roll|goes to|go to|wins?\b", sentence, re.I):
+            sides |= {"low", "high"}     # a rule for ties in general covers both
+    return sides
+
+
 def have_round(reading: Reading, index: int, result, scenario) -> bool:
     """True when the round was played; False when the game had properly ended before it
-    (someone out of chips: nothing to hold against the program); else the check fails."""
+    (someone out of chips: nothing to hold against the program) or when the grader could not
+    follow the round although the game went on (said in a note, never charged); else the
+    check fails: the program stopped before the round."""
     if reading.complete(index):
         return True
     if reading.ended_by_the_rules():
         result.note(f"The '{scenario.name}' game ended (a player ran out of chips) before "
                     f"Round {index + 1}, so that round was not judged.")
+        return False
+    unsure = reading.unsure(index)
+    if unsure:
+        result.note(f"Round {index + 1} of the '{scenario.name}' game was not judged: {unsure}.")
         return False
     tail = reading.transcript.render(max(0, len(reading.text) - 2500), None, max_lines=40)
     result.fail(f"The '{scenario.name}' game did not get through Round {index + 1}, which "

@@ -7,7 +7,7 @@ from its wording: name, chips, "read the rules?", roll again, which dice, contin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from graders.engine import answers
 from graders.engine.harness import Limits, prepare_workdir
@@ -36,6 +36,8 @@ class Scenario:
     human_rolls: bool | set = False    # answer "roll again" yes: always, or in these rounds
     rounds: int | None = None          # stop once this many rounds have been played
     purpose: str = ""
+    rules: str = "yes"                 # the answer to an optional "read the rules?" question
+    typed_name: str = HUMAN            # the name typed first (a computer's, to test a clash)
 
 
 @dataclass
@@ -80,12 +82,19 @@ def asks_to_stop(text: str) -> bool:
                                                    r"keep rolling|roll\?", text, re.I)
 
 
+# A prompt that only asks for a choice ("Your choice (1 or 2): ", "Select an option: ") is
+# read together with the menu printed just before it.
+GENERIC = re.compile(r"^\W*(your |enter (a |your )?|make a |type (a |your )?)?(choice|choose|"
+                     r"option|selection|select|pick|command|number|input|answer)\b|"
+                     r"what (would|do) you (like|want) to do", re.I)
+
+
 def classify(wording: str, context: str) -> str:
-    """What a prompt asks, from its wording; a bare prompt ("> ") is read with the lines
-    printed just before it (a menu)."""
+    """What a prompt asks, from its wording; a bare prompt ("> ") or a generic one ("Your
+    choice (1 or 2): ") is read with the lines printed just before it (a menu)."""
     text = wording
-    if len(re.sub(r"[^A-Za-z]", "", wording)) < 8:
-        text = " ".join(context.strip().split("\n")[-4:])
+    if len(re.sub(r"[^A-Za-z]", "", wording)) < 8 or GENERIC.search(wording.strip()):
+        text = " ".join(context.strip().split("\n")[-5:])
     if CHIPS.search(text) and not ROLL.search(text):
         return "chips"
     if NAME.search(text) and not re.search(r"roll|again|continue", text, re.I):
@@ -104,13 +113,28 @@ def classify(wording: str, context: str) -> str:
     return "other"
 
 
+# A "which dice?" question that also offers to keep every die is the roll-again question
+KEEP_ALL = re.compile(r"\bnone\b|\bkeep (all|them|every)|\bno dice\b|\b0 to (keep|stop)|"
+                      r"\b(enter|blank|nothing)\b.{0,30}\b(keep|stop|end|none)", re.I)
+
+
+def _just_said_yes(decisions: list[Decision], session: Session) -> bool:
+    """The last answer was yes to a roll question and no die was drawn since (so a "which
+    dice?" question now is part of that re-roll, not an offer of its own)."""
+    if not decisions or decisions[-1].kind != "roll" or decisions[-1].intent != "yes":
+        return False
+    return not any(e.kind == "draw" for e in session.child.log[decisions[-1].index:])
+
+
 def play(files: dict, scenario: Scenario, seconds: float) -> Game:
     """Run one scenario; never raises for the student's failures."""
     workdir = prepare_workdir(files)
     main = workdir / "a5.py"
     policy = PocoPolicy(HUMAN, scenario.plan, scenario.chips)
     policy.stop_at_round = scenario.rounds
-    limits = Limits(wall_seconds=max(1.0, min(6.0, seconds)), idle_seconds=1.5)
+    # CPU seconds decide (a busy machine does not cut a game short); the wall-clock limits
+    # are the engine's generous safety nets
+    limits = Limits(cpu_seconds=max(1.0, min(6.0, seconds)))
     session = Session.start(main, workdir, policy=policy, limits=limits)
     decisions: list[Decision] = []
     asked = {"name": 0, "chips": 0}
@@ -122,24 +146,39 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
                 kind = "other"
         if kind == "name":
             policy.named = True
-        state = policy.states.get(policy.human)
+            # a clash scenario types a computer's name first; a program that refuses it and
+            # asks again gets the usual name
+            policy.human = scenario.typed_name if asked["name"] == 1 else HUMAN
+        dice_offer = kind == "dice" and KEEP_ALL.search(prompt.context[-300:]) and \
+            not _just_said_yes(decisions, session)
+        if dice_offer:
+            kind = "roll"        # "which dice to re-roll? (ALL, or NONE to keep)" is the offer
+        human_round, human_rolls = 0, 0
+        if kind == "roll":
+            human_round, human_rolls = policy.human_place(prompt.stack)
         rolls = scenario.human_rolls is True or (
-            isinstance(scenario.human_rolls, set) and state is not None
-            and state.turn in scenario.human_rolls)
-        if kind == "roll" and (state is None or state.rolls == 0):
+            isinstance(scenario.human_rolls, set) and human_round in scenario.human_rolls)
+        if kind == "roll" and human_rolls == 0:
             rolls = True          # asked before the first roll of a turn: always roll once
-        intent = {"name": HUMAN, "chips": str(scenario.chips), "rules": "yes", "dice": "all",
-                  "again": "no", "continue": "yes",
+        if kind == "roll" and human_rolls > 3:
+            # A fourth roll was offered and taken (that shows the limit is broken, which
+            # roll-limit charges); stop now, so the round ends and the other items are judged.
+            rolls = False
+        intent = {"name": policy.human, "chips": str(scenario.chips), "rules": scenario.rules,
+                  "dice": "all-dice", "again": "no", "continue": "yes",
                   "roll": "yes" if rolls else "no"}.get(kind, "yes")
         meaning = intent                                    # for roll questions: yes = roll
-        if kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
+        if dice_offer:
+            intent = "all-dice" if rolls else "no-dice"
+        elif kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
             intent = {"yes": "no", "no": "yes"}[intent]     # "Do you want to stop? (y/n)"
         if kind == "continue" and not re.search(r"\(|\[|y/n|yes", prompt.context[-80:]):
             intent = "enter"
         typed = session.answer(intent)
+        policy.answered(kind, meaning)
         decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
-                                  state.turn if state else 0, state.rolls if state else 0,
-                                  prompt.repeats, meaning, prompt.context))
+                                  human_round, human_rolls, prompt.repeats, meaning,
+                                  prompt.context))
     session.close()
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"

@@ -1,11 +1,22 @@
-"""Loaded dice for PocoLoco: who is rolling, and what they should get.
+"""Loaded dice for PocoLoco: whose turn it is, and what they should get.
 
-Every die draw arrives with the student's call stack and the short strings in its local
-variables; a player's name there says whose roll it is. The policy keeps per-player turns
-(a turn is a run of draws by one player; the k-th turn of a player is round k) and hands out the
-faces a scenario planned for (round, position in that round's order, roll number). It also
-chooses the order of play when the program shuffles its players, so a scenario can put the
-human first, second or last.
+The dice a scenario plans are by (round, position in that round's order, roll number), so the
+policy's job is to follow the game's turns, not to guess names. It chooses the order of play
+when the program shuffles its players (so a scenario can put the human first, second or last),
+and cuts the stream of die draws into rolls and turns from evidence that holds for every way
+of writing the game, strongest first:
+
+1. the grader's own answers: "roll again? yes" means the human rolls on, "no" ends the turn;
+2. what the program printed since the last die: a round heading, a turn heading ("P2 TURN!",
+   "Wren's turn"), a line naming another player who is about to roll, "stops"/"rolls again";
+3. the names in the roll's local variables (never a module's globals, which sit in every
+   frame: ``C1 = 'Frank'``), when they name another player than the one rolling;
+4. the roll limit: a player who has made every roll allowed cannot roll again.
+
+A turn's player is the one the order says when the policy chose the order; otherwise the name
+the evidence gives (local variables, a heading, the first name printed after the first roll).
+When the pieces of evidence disagree the turn is kept by position and the doubt is recorded,
+so the reading can leave that round out and say why.
 """
 from __future__ import annotations
 
@@ -14,14 +25,14 @@ from dataclasses import dataclass, field
 
 from graders.engine.draws import DrawPolicy
 
-CURRENT_HINTS = ("player", "current", "who", "turn", "roller", "name", "p", "self.name",
-                 "person", "comp", "cpu", "bot")
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
 NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "score", "you",
              "the", "and", "order", "turn", "game", "winner", "loser", "points", "roll",
              "poco", "loco", "dice", "die", "rolls", "ties", "tie", "best", "lowest",
              "highest", "enter", "press", "start", "starting", "each", "everyone", "rules",
-             "round", "chips:", "three", "kind", "pair", "welcome", "note", "rule", "step"}
+             "round", "chips:", "three", "kind", "pair", "welcome", "note", "rule", "step",
+             "starts", "start", "begins", "begin", "everyone", "everybody", "all", "players:",
+             "computer", "computers", "human", "with", "has", "have", "get", "gets"}
 
 
 OTHER_ROLE = re.compile(r"low|high|best|worst|win|los|lead|target|beat|prev|last|next|first|"
@@ -57,37 +68,70 @@ class Plan:
 
 
 @dataclass
-class PlayerState:
-    turn: int = 0              # rounds completed by this player
-    rolls: int = 0             # complete rolls in the current turn
-    dice: int = 0              # dice so far in the current roll
+class Turn:
+    """One player's turn as the policy followed it."""
+
+    id: int
+    round: int
+    pos: int
+    player: str | None = None      # filled in when some evidence names the player
+    rolls: int = 0                 # rolls started so far (a re-roll of some dice is one roll)
+    dice: int = 0                  # dice drawn in the roll in progress
+    human: bool | None = None      # known to be the human's turn (True) or not (False)
+    discarded: bool = False        # dice outside any turn (a roll-off before the next round)
+    extra: bool = False            # a tie's roll-off after the round: no position of its own
+    doubts: list[str] = field(default_factory=list)
+    last_draw: int = -1            # log index of its latest die
+
+    @property
+    def mid_roll(self) -> bool:
+        return 0 < self.dice < 3
+
+
+TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
+TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bnow (rolling|playing)\b", re.I)
+ROUND_HEADING = re.compile(r"\bround\s*#?\s*:?\s*\d+", re.I)
+STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
+                   r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
+ROLLS_ON = re.compile(r"\b(rolls?|rolling|roll|goes|tries) (again|on|once more)|re-?rolls?\b|"
+                      r"another roll|keeps rolling", re.I)
 
 
 class PocoPolicy(DrawPolicy):
-    """Attributes draws to players and loads them by plan."""
+    """Follows the game's rounds and turns and loads the dice by plan."""
 
     def __init__(self, human: str, plan: Plan, chips: int, seed: int = 7):
         super().__init__(seed)
         self.human, self.plan, self.chips = human, plan, chips
         self.computers: list[str] = []
-        self.states: dict[str, PlayerState] = {}
         self.orders: dict[int, list[str]] = {}       # round -> order we chose
-        self.arrivals: dict[int, list[str]] = {}     # round -> players in order of first draw
-        self.last_drawer: str | None = None
-        self.order_shuffles = 0
-        self._scanned = 0
-        self.first_seen: dict[tuple, str] = {}
         self.index_orders: dict[int, list[int]] = {}   # round -> shuffled player numbers
         self.index_player: dict[int, str] = {}         # player number -> name (learned)
+        self.turns: list[Turn] = []
+        self.round_index = 0
+        self.pending_round: int | None = None     # an order was chosen: that round starts
+        self.human_next = False                   # a roll question came before a first roll
+        self.answers: list[tuple[int, str, str]] = []   # (log index, kind, meaning)
+        self.order_shuffles = 0
+        self.shuffled_rounds: set[int] = set()
+        self.populations: list[list[str]] = []       # the player lists the program shuffled
+        self._scanned = 0
+        self.first_seen: dict[tuple, str] = {}
         self.varying: set[tuple] = set()
         self.stop_at_round: int | None = None        # end the run when this round starts
         self.named = False                           # the program asked the human's name
+        self._last_draw_index = -1                   # log index of the last die draw
+        self._heading: str | None = None             # a turn heading since the last die
         self._event: dict = {}
 
-    # ------------------------------------------------------------------ who
+    # ------------------------------------------------------------------ names
     @property
     def names(self) -> list[str]:
         return [self.human] + self.computers
+
+    @property
+    def players(self) -> int:
+        return max(3, len(self.names))          # three-player programs are graded too
 
     def learn_names(self, items) -> None:
         for item in items:
@@ -104,26 +148,34 @@ class PocoPolicy(DrawPolicy):
         self._scanned = max(self._scanned, len(self.log) - 1)   # the last 'out' may still grow
         text = "".join(e.text for e in fresh if e.kind == "out")[-20000:]
         text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
-        pattern = r"([A-Z][\w'-]{1,20})\W{0,6}(has\s+|with\s+)?(\d+)\b"
+        # a name, then up to 30 characters of punctuation (dotted leaders) on the same line
+        pattern = r"(?<![\w'-])([A-Za-z][\w'-]{1,20}(?: \d)?)[^\w\n]{0,30}" \
+                  r"(has\s+|with\s+|currently has\s+)?(\d+)\b"
         for match in re.finditer(pattern, text):
             name, owns, number = match.group(1), match.group(2), int(match.group(3))
             # a word like "Chip" is a name when it "has 20" (chips), not in "Chips: 20"
             ordinary = name.lower() in NOT_NAMES and not owns
+            if not name[0].isupper() and not (owns and "has" in owns):
+                continue              # lower-case names only when they "have" the chips
+            if owns and "with" in owns and name.lower() in ("starts", "start", "begins"):
+                continue
             if number == self.chips and not ordinary and name != self.human \
                     and name not in self.computers:
                 self.computers.append(name)
 
-    def who(self, event: dict) -> str | None:
-        """The player a draw belongs to, from the names in the student's locals.
+    def named_in_stack(self, stack: list[dict]) -> str | None:
+        """The player the stack's local variables name, or None.
 
-        The innermost frame naming a player decides. When a frame names several (say
-        ``name = "Quillon"`` and ``player = "Mo"``), a variable already seen holding
-        different players is the current one; failing that, the player who is not the
-        human (the human's name sits in some variable all game long).
+        The innermost frame naming a player decides. A module's globals are the locals of
+        its top-level frame and sit in every stack, so there only a variable already seen
+        holding different players counts (a game loop at module level: ``for player in
+        order``); a constant (``C1 = 'Frank'``, a set-up loop's leftover) says nothing.
+        Within a frame, a variable seen holding different players beats the others; the
+        human's name alone in a computer's turn function says nothing either.
         """
         known = set(self.names)
-        side = self._side_from_functions(event.get("stack", []))
-        for frame in event.get("stack", []):
+        side = _side_from_functions(stack)
+        for frame in stack:
             found = [(var, value) for var, value in frame.get("strings", []) if value in known]
             # 'lowest_name', 'best_player', 'winner'... name someone, but not the roller
             rolling = [(var, v) for var, v in found if not OTHER_ROLE.search(_base(var))]
@@ -133,11 +185,13 @@ class PocoPolicy(DrawPolicy):
                 first = self.first_seen.setdefault(key, value)
                 if first != value:
                     self.varying.add(key)
+            if frame.get("module"):
+                found = [(v, x) for v, x in found if (frame.get("fn"), v) in self.varying]
             distinct = {value for _, value in found}
             if len(distinct) == 1:
                 only = distinct.pop()
                 if only == self.human and side == "computer":
-                    return None          # the human's name sits in main; a computer is rolling
+                    continue     # the human's name passed along; a computer is rolling
                 if only != self.human and side == "human":
                     return self.human
                 return only
@@ -145,98 +199,263 @@ class PocoPolicy(DrawPolicy):
                 if side == "human" and self.human in distinct:
                     return self.human
                 moving = [v for var, v in found if (frame.get("fn"), var) in self.varying]
-                if moving:
+                if len(set(moving)) == 1:
                     return moving[0]
                 others = [(var, v) for var, v in found if v != self.human]
                 if side == "computer" or len({v for _, v in others}) == 1:
-                    return self._most_current(others) if others else None
-                return self._most_current(found)
-        return None
+                    return _most_current(others) if others else None
+                return _most_current(found)
+        return self.human if side == "human" else None
 
-    @staticmethod
-    def _side_from_functions(stack: list[dict]) -> str | None:
-        """'human' or 'computer' when a function on the stack says whose turn it is."""
-        for frame in stack:
-            fn = frame.get("fn", "").lower()
-            if re.search(r"comp|cpu|bot|(^|_)ai(_|$)|npc|robot|opponent|auto", fn):
-                return "computer"
-            if re.search(r"human|user|(^|_)you(r)?(_|$)|my_?turn", fn):
-                return "human"
-        return None
-
-    @staticmethod
-    def _most_current(found: list[tuple[str, str]]) -> str:
-        """Among several named players, the one in the variable most likely to hold the
-        player whose turn it is ('player', 'current', ...) rather than the human's name."""
-        def score(pair):
-            base = _base(pair[0])
-            if base in HUMAN_HINTS or re.search(r"human|user|your|(^|_)my", base):
-                return 0
-            if re.search(r"current|player$|^player|who|turn|roller|active", base):
-                return 3
-            if base in ("p", "pl", "plr", "person", "comp", "cpu", "bot"):
-                return 2
-            return 1
-        return max(found, key=score)[1]
-
-    def _text_since_last_draw(self) -> str:
-        if self.log is None:
-            return ""
-        text = []
-        for event in reversed(self.log):
-            if event.kind == "draw":
-                break
+    # ------------------------------------------------------------------ what happened
+    def _since_last_draw(self) -> tuple[str, list, bool]:
+        """(text printed, our answers as (kind, meaning), whether a prompt came) since the
+        last die draw."""
+        text, prompted = [], False
+        start = self._last_draw_index + 1
+        for event in (self.log or [])[start:]:
             if event.kind == "out":
                 text.append(event.text)
-        return "".join(reversed(text))[-3000:]
+            elif event.kind == "input":
+                prompted = True
+        answers = [(kind, meaning) for index, kind, meaning in self.answers if index >= start]
+        screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(text))[-4000:]
+        return screen, answers, prompted
 
-    def _only_flashes_since_last_draw(self) -> bool:
+    def _only_flashes_since_last_draw(self, text: str, prompted: bool) -> bool:
         """Nothing but carriage-return lines since the last draw: the dice just drawn were
         flashed on screen and overwritten (a rolling animation), not a roll of their own."""
-        raw = []
-        for event in reversed(self.log or []):
-            if event.kind == "draw":
-                break
-            if event.kind in ("input", "answer"):
-                return False
-            if event.kind == "out":
-                raw.append(event.text)
-        text = "".join(raw)
-        return "\n" not in text and "\r" in text
+        return not prompted and "\n" not in text and "\r" in text
 
-    def _round_heading_since_last_draw(self) -> bool:
-        """A "Round 2" heading between two draws starts a new round (even for a player who
-        went last and now goes first, when the program does not shuffle with random)."""
-        return bool(re.search(r"\bround\s*#?\s*:?\s*\d+", self._text_since_last_draw(), re.I))
+    def _text_evidence(self, turn: Turn, text: str) -> tuple[bool | None, str | None]:
+        """What the lines printed since the last die say: (a new turn starts?, who rolls).
 
-    def _named_since_last_draw(self) -> str | None:
-        """Fallback when the stack names nobody: the last player named since the last draw
-        (a "Mo's turn" heading). Less reliable than the stack, so only used without it."""
-        recent = self._text_since_last_draw()
-        best, where = None, -1
-        for name in self.names:
-            spot = recent.rfind(name)
-            if spot > where:
-                best, where = name, spot
-        return best
+        True with a name for a heading naming another player ("Wren's turn", "Wren rolls"),
+        True alone for a turn heading that names nobody we know ("P2 TURN!") or for the
+        player rolling now stopping ("Mo stops with 6 6 6"), False for "Frank rolls again",
+        None when the text says nothing about turns. Lines that name nobody say nothing about
+        stopping or rolling on: "2) Stop" is a menu option, not a player's choice."""
+        lines = [line for line in re.split(r"[\r\n]+", text) if line.strip()]
+        verdict, who = None, None
+        for line in lines:
+            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
+                                                        line, re.I)]
+            mine = len(named) == 1 and named[0] == turn.player or \
+                len(named) == 1 and turn.player is None
+            if TURN_WORD.search(line):
+                if mine and turn.player is not None:
+                    continue        # the current player's heading, printed again
+                verdict = True
+                if len(named) == 1:
+                    who = named[0]
+                elif not named and re.search(r"\byour\b", line, re.I):
+                    who = self.human
+            elif mine and ROLLS_ON.search(line):
+                verdict, who = False, None
+            elif mine and STOPS.search(line):
+                verdict, who = True, None
+            elif turn.player is not None and len(named) == 1 and named[0] != turn.player and \
+                    re.match(r"\W*" + re.escape(named[0]) + r"(\W*$|'s\b|\s+(is\s+)?"
+                             r"(rolls|rolling|plays|playing|goes)\b)", line, re.I):
+                verdict, who = True, named[0]
+        return verdict, who
 
-    def _after_roll_answer(self) -> bool:
-        """True when our last action was answering a prompt (the human's re-roll)."""
-        if self.log is None:
-            return False
-        for event in reversed(self.log):
-            if event.kind == "answer":
-                return True
-            if event.kind == "draw":
-                return False
-        return False
+    def _heading_name(self, text: str) -> str | None:
+        """The player named by the last turn heading in the text ("---- Rex's turn ----",
+        "Your turn, Quillon"), or None."""
+        for line in reversed([line for line in re.split(r"[\r\n]+", text) if line.strip()]):
+            if not TURN_WORD.search(line):
+                continue
+            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
+                                                        line, re.I)]
+            if len(named) == 1:
+                return named[0]
+            if not named and re.search(r"\byour\b", line, re.I):
+                return self.human
+            return None
+        return None
+
+    def _allowed(self, turn: Turn) -> int:
+        """How many rolls this turn may make (3 first; then the previous player's count)."""
+        before = [t for t in self.turns if t.round == turn.round and not t.discarded
+                  and t.pos == turn.pos - 1]
+        return 3 if turn.pos == 0 or not before else min(3, max(1, before[-1].rolls))
+
+    # ------------------------------------------------------------------ turns
+    def _start_turn(self, round_index: int, pos: int, player: str | None = None) -> Turn:
+        turn = Turn(len(self.turns), round_index, pos)
+        order = self.orders.get(round_index)
+        numbers = self.index_orders.get(round_index)
+        if order and pos < len(order):
+            turn.player = order[pos]
+        elif numbers and pos < len(numbers) and numbers[pos] in self.index_player:
+            turn.player = self.index_player[numbers[pos]]
+        if player is not None:
+            if turn.player is not None and player != turn.player:
+                turn.doubts.append(f"the order of play says {turn.player}, the program's "
+                                   f"variables or headings say {player}")
+            else:
+                turn.player = player
+        if turn.player is not None:
+            turn.human = turn.player == self.human
+        self.turns.append(turn)
+        return turn
+
+    @property
+    def current(self) -> Turn | None:
+        live = [t for t in self.turns if not t.discarded]
+        return live[-1] if live else None
+
+    def _round_turns(self, round_index: int) -> list[Turn]:
+        return [t for t in self.turns if t.round == round_index and not t.discarded
+                and not t.extra]
+
+    def _next_turn(self, turn: Turn, player: str | None) -> Turn:
+        """The turn after ``turn``: the next position, or a new round after the last one."""
+        player = self._heading or player
+        if turn.extra:                      # the roll-off is over: its place is the next turn's
+            turn.discarded = True
+            return self._start_turn(turn.round, turn.pos, player)
+        if turn.pos + 1 >= self.players:
+            self.round_index = turn.round + 1
+            return self._start_turn(turn.round + 1, 0, player)
+        return self._start_turn(turn.round, turn.pos + 1, player)
+
+    def _set_player(self, turn: Turn, player: str | None) -> None:
+        if player is None:
+            return
+        if turn.player is None:
+            taken = {t.player for t in self._round_turns(turn.round) if t is not turn}
+            if player not in taken:
+                turn.player = player
+                turn.human = player == self.human
+        elif player != turn.player and not turn.doubts:
+            turn.doubts.append(f"the order of play says {turn.player}, the program's "
+                               f"variables say {player}")
+
+    def _turn_for_die(self, event: dict) -> tuple[Turn, bool]:
+        """The turn this die belongs to, and whether it starts a new roll."""
+        text, answers, prompted = self._since_last_draw()
+        named = self.named_in_stack(event.get("stack", []))
+        self._heading = self._heading_name(text)
+        turn = self.current
+        if self.pending_round is not None:
+            round_index, self.pending_round = self.pending_round, None
+            self.round_index = round_index
+            for old in self._round_turns(round_index):
+                old.discarded = True        # dice before the order was chosen: a roll-off
+            human = self.human if self.human_next else None
+            self.human_next = False
+            return self._start_turn(round_index, 0, human or self._heading or named), True
+        if turn is None:
+            first = self.human if self.human_next else self._heading or named
+            return self._start_turn(0, 0, first), True
+        if turn.mid_roll and not prompted and not answers and \
+                not (self._text_evidence(turn, text)[0] and "\n" in text):
+            return turn, False              # the rest of a roll in progress
+        if not turn.mid_roll and turn.rolls and self._only_flashes_since_last_draw(text,
+                                                                                   prompted):
+            turn.rolls -= 1                 # the last triple was an animation frame
+            return turn, True
+        return self._after_roll(turn, text, answers, named), True
+
+    def _after_roll(self, turn: Turn, text: str, answers: list, named: str | None) -> Turn:
+        """After a finished roll: the same player rolls again, or the next turn starts."""
+        if ROUND_HEADING.search(text) and turn.rolls and \
+                len(self._round_turns(turn.round)) >= self.players:
+            self.round_index = turn.round + 1
+            first = self.human if self.human_next else self._heading or named
+            return self._start_turn(turn.round + 1, 0, first)
+        if self.human_next:
+            self.human_next = False
+            if not turn.human:
+                return self._next_turn(turn, self.human)
+        tie_talk = any(TIE_LINE.search(line) for line in text.split("\n"))
+        if tie_talk and not self._heading and (
+                turn.extra or len(self._round_turns(turn.round)) >= self.players):
+            # every player has had a turn and the program talks about a tie: these dice
+            # break the tie (a roll-off), they are nobody's turn in the next round
+            if turn.extra:
+                return turn
+            extra = Turn(len(self.turns), turn.round + 1, 0, extra=True)
+            self.turns.append(extra)
+            return extra
+        roll_answers = [meaning for kind, meaning in answers if kind == "roll"]
+        if roll_answers:
+            other = self._heading if self._heading not in (None, self.human) else \
+                named if named not in (None, self.human) and \
+                turn.rolls >= self._allowed(turn) else None
+            if roll_answers[-1] == "yes" and other is None:
+                self._set_player(turn, self.human)
+                return turn
+            if roll_answers[-1] == "yes":
+                return self._next_turn(turn, other)    # the yes was ignored: no roll left
+            return self._next_turn(turn, named if named != self.human else None)
+        if turn.human:
+            # the human's turn ends when the grader said no, or when no roll was left to
+            # offer; a program that rolls on without asking is still the human rolling
+            if turn.rolls >= self._allowed(turn) or named not in (None, self.human):
+                return self._next_turn(turn, named)
+            return turn
+        says, who = self._text_evidence(turn, text)
+        if says is True:
+            return self._next_turn(turn, who or (named if named != turn.player else None))
+        if named is not None and turn.player is not None and named != turn.player:
+            return self._next_turn(turn, named)
+        if says is False:
+            self._set_player(turn, named)
+            return turn
+        if named is not None and named == turn.player:
+            return turn
+        if turn.rolls >= self._allowed(turn):
+            return self._next_turn(turn, named)
+        if named is not None and turn.player is None:
+            used = {t.player for t in self._round_turns(turn.round)}
+            if named in used:
+                return self._next_turn(turn, named)      # named a player who already played
+            self._set_player(turn, named)
+        return turn
+
+    def human_place(self, stack: list[dict] | None = None) -> tuple[int, int]:
+        """At a roll question: (the human's round, rolls the human has made in it).
+
+        A question that comes before the human's first roll of a turn says the human is about
+        to roll (the next die starts the human's turn); one after a roll belongs to the turn
+        in progress, which is then known to be the human's."""
+        turn = self.current
+        text, answers, prompted = self._since_last_draw()
+        if self.pending_round is not None or turn is None:
+            self.human_next = True
+            return (self.pending_round if self.pending_round is not None else 0), 0
+        named = self.named_in_stack(stack or [])
+        fresh = not turn.mid_roll and (
+            turn.human is False or turn.extra or any(kind == "roll" and meaning == "no"
+                                       for kind, meaning in answers)
+            or (named is not None and named != self.human)
+            or self._text_evidence(turn, text)[0] is True
+            or (ROUND_HEADING.search(text) and
+                len(self._round_turns(turn.round)) >= self.players))
+        if fresh or turn.rolls == 0:
+            self.human_next = True
+            upcoming = turn.round + 1 if turn.pos + 1 >= self.players and turn.rolls else \
+                turn.round
+            return upcoming, 0
+        if turn.human is None:
+            self._set_player(turn, self.human)
+            turn.human = True
+        return turn.round, turn.rolls
+
+    def answered(self, kind: str, meaning: str) -> None:
+        """play.py tells the policy what each answer meant (roll questions: yes = roll on)."""
+        if self.log is not None:
+            self.answers.append((len(self.log) - 1, kind, meaning))
 
     # ------------------------------------------------------------------ order of play
     def _is_player_population(self, items) -> bool:
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
         if not 3 <= len(names) <= 4 or not all(isinstance(n, str) for n in names):
             return False
-        if self.human not in names and not self.named and not self.states:
+        if self.human not in names and not self.named and not self.turns:
             # The program never asked the human's name: its own name for the human is the
             # one that says so ("You", "Player"), else the first (humans come first).
             own = [n for n in names if re.fullmatch(r"(?i)you|player\s*1?|human|me|user", n)]
@@ -246,7 +465,7 @@ class PocoPolicy(DrawPolicy):
     def _order_of_indexes(self, items: list) -> list[int] | None:
         """A shuffle of player numbers (``[0, 1, 2, 3]``): put the human where the plan wants.
 
-        Which number is the human is learned from earlier rounds' draws; before that, the
+        Which number is the human is learned from earlier rounds' turns; before that, the
         human is taken to be number 0 (programs list the human first almost always)."""
         n = len(items)
         round_index = self._new_round(self._event)
@@ -267,6 +486,7 @@ class PocoPolicy(DrawPolicy):
             return None
         self.learn_names(items)
         names = [i.get("name") if isinstance(i, dict) else i for i in items]
+        self.populations.append(names)
         round_index = self._new_round(event)
         computers = [i for i, n in enumerate(names) if n != self.human]
         human = names.index(self.human)
@@ -276,19 +496,21 @@ class PocoPolicy(DrawPolicy):
         return perm
 
     def _new_round(self, event: dict | None = None) -> int:
-        """A shuffle of the players starts a round: close the last turn and line every player
-        up on that round (dice drawn since the last round, e.g. a tie roll-off, were extra)."""
-        if self.last_drawer is not None:
-            self._close_turn(self.last_drawer)
-            self.last_drawer = None
+        """A shuffle of the players starts a round: the one after the round in progress.
+
+        Dice drawn after a round's last turn and before the next shuffle (a tie roll-off)
+        made a turn of a round that no shuffle started: that round starts now, afresh."""
         self.order_shuffles += 1
-        players = max(3, len(self.names))
-        round_index = 0               # the first round not every player has played
-        while len(self.arrivals.get(round_index, [])) >= players:
-            round_index += 1
-        self.arrivals[round_index] = []
-        for state in self.states.values():
-            state.turn, state.rolls, state.dice = round_index, 0, 0
+        turn = self.current
+        if turn is None:
+            round_index = 0
+        elif turn.round in self.shuffled_rounds or not self.shuffled_rounds:
+            round_index = turn.round + (1 if turn.rolls else 0)
+        else:
+            round_index = turn.round
+        self.shuffled_rounds.add(round_index)
+        self.pending_round = round_index
+        self.human_next = False
         if event is not None:
             event["kit"] = {"order_round": round_index}
         return round_index
@@ -311,50 +533,54 @@ class PocoPolicy(DrawPolicy):
     def next_face(self, event: dict) -> int | None:
         if not self.computers:
             self.learn_from_screen()
-        player = self.who(event)
-        if player is None and self._after_roll_answer():
-            player = self.human
-        if player is None:
-            player = self._named_since_last_draw() or self.last_drawer or "?"
-        state = self.states.setdefault(player, PlayerState())
-        if self.last_drawer is not None and (player != self.last_drawer or
-                                             self._round_heading_since_last_draw()):
-            self._close_turn(self.last_drawer)
-        elif player == self.last_drawer and state.dice == 0 and state.rolls and \
-                self._only_flashes_since_last_draw():
-            state.rolls -= 1     # the last triple was an animation frame, not a roll
-        self.last_drawer = player
-        round_index = state.turn
-        if self.stop_at_round is not None and round_index >= self.stop_at_round:
-            self.enough = True
-        arrivals = self.arrivals.setdefault(round_index, [])
-        if player not in arrivals:
-            arrivals.append(player)
-        order = self.orders.get(round_index)
-        pos = order.index(player) if order and player in order else arrivals.index(player)
-        numbers = self.index_orders.get(round_index)
-        if numbers and not order and pos < len(numbers) and player != "?":
-            self.index_player.setdefault(numbers[pos], player)
-        planned = self.plan.roll(round_index, pos, state.rolls)
-        die = state.dice
-        event["kit"] = {"player": player, "round": round_index, "pos": pos,
-                        "roll": state.rolls, "die": die}
-        state.dice += 1
-        if state.dice == 3:
-            state.rolls += 1
-            state.dice = 0
+        turn, new_roll = self._turn_for_die(event)
+        if new_roll:
+            turn.rolls += 1
+            turn.dice = 0
+        die = turn.dice
+        turn.dice += 1
+        self._last_draw_index = len(self.log or [])     # this draw's index once logged
+        turn.last_draw = self._last_draw_index
+        numbers = self.index_orders.get(turn.round)
+        if numbers and turn.pos < len(numbers) and turn.player is not None:
+            self.index_player.setdefault(numbers[turn.pos], turn.player)
+        if self.stop_at_round is not None and turn.round >= self.stop_at_round and (
+                turn.pos >= 1 or turn.round in self.shuffled_rounds):
+            self.enough = True      # a real turn of the next round (not a tie's roll-off)
+        event["kit"] = {"turn": turn.id, "player": turn.player or "?", "round": turn.round,
+                        "pos": turn.pos, "roll": turn.rolls - 1, "die": die}
+        planned = self.plan.roll(turn.round, turn.pos, turn.rolls - 1)
         if planned is None:
             return None
         return planned[die % 3]
-
-    def _close_turn(self, player: str) -> None:
-        state = self.states[player]
-        state.dice = 0                       # a partial roll (a roll-off die) is dropped
-        if state.rolls:
-            state.turn += 1
-            state.rolls = 0
 
     def wants_random_as_die(self, event: dict) -> bool:
         """int(random.random() * 6) + 1 dice: random() counts as a die until the program
         shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
         return not self.die_style_seen
+
+
+def _side_from_functions(stack: list[dict]) -> str | None:
+    """'human' or 'computer' when a function on the stack says whose turn it is."""
+    for frame in stack:
+        fn = frame.get("fn", "").lower()
+        if re.search(r"comp|cpu|bot|(^|_)ai(_|$)|npc|robot|opponent|auto", fn):
+            return "computer"
+        if re.search(r"human|user|(^|_)you(r)?(_|$)|my_?turn", fn):
+            return "human"
+    return None
+
+
+def _most_current(found: list[tuple[str, str]]) -> str:
+    """Among several named players, the one in the variable most likely to hold the
+    player whose turn it is ('player', 'current', ...) rather than the human's name."""
+    def score(pair):
+        base = _base(pair[0])
+        if base in HUMAN_HINTS or re.search(r"human|user|your|(^|_)my", base):
+            return 0
+        if re.search(r"current|player$|^player|who|turn|roller|active", base):
+            return 3
+        if base in ("p", "pl", "plr", "person", "comp", "cpu", "bot"):
+            return 2
+        return 1
+    return max(found, key=score)[1]

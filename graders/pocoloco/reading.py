@@ -6,7 +6,9 @@ scores, labels) are read from the screen text around them.
 """
 from __future__ import annotations
 
+import itertools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from graders.engine.readers.standings import last_standings
@@ -33,6 +35,7 @@ class Round:
     turns: dict[str, Turn]
     start: int
     end: int
+    doubts: list[str] = field(default_factory=list)   # why the attribution is uncertain
 
     @property
     def finals(self) -> dict[str, list[int]]:
@@ -58,42 +61,72 @@ class Reading:
         self.rounds = self._rounds()
 
     def _rounds(self) -> list[Round]:
-        rolls: dict[tuple[int, str, int], list[int]] = {}
-        ends: dict[tuple[int, str, int], int] = {}
-        starts: dict[int, int] = {}
-        ordered_at: dict[int, int] = {}       # round -> where the program shuffled its order
+        """Rounds from the turns the policy followed: each roll's faces in order of drawing.
+
+        A roll that re-rolled only some dice is completed from the roll before it, as the
+        program showed it (see ``_partial``); a turn nobody could name is kept as "?"."""
+        policy = self.game.policy
+        turns = {t.id: t for t in policy.turns}
+        faces: dict[tuple[int, int], list[int]] = {}
+        ends: dict[tuple[int, int], int] = {}
         for mark in self.transcript.draws:
-            kit = mark.data.get("kit")
-            if kit and "order_round" in kit:
-                ordered_at[kit["order_round"]] = mark.pos
+            kit = mark.data.get("kit") or {}
+            turn = turns.get(kit.get("turn"))
+            if turn is None or turn.discarded or turn.extra or not mark.data.get("faces"):
                 continue
-            if not kit or not mark.data.get("faces"):
-                continue
-            if mark.pos < ordered_at.get(kit["round"], -1) or (
-                    kit["round"] + 1 in ordered_at and mark.pos > ordered_at[kit["round"] + 1]):
-                continue                      # dice outside the round: a tie roll-off
-            key = (kit["round"], kit["player"], kit["roll"])
-            rolls.setdefault(key, []).extend(mark.data["faces"])
+            key = (turn.id, kit["roll"])
+            faces.setdefault(key, []).extend(mark.data["faces"])
             ends[key] = mark.pos
-            starts.setdefault(kit["round"], mark.pos)
         rounds: dict[int, Round] = {}
-        for (index, player, number), faces in sorted(rolls.items(), key=lambda kv: ends[kv[0]]):
-            if len(faces) < 3:
-                continue                    # a tie-break roll-off die, not a roll
-            round_ = rounds.setdefault(index, Round(index, [], {}, ends[(index, player,
-                                                                         number)], 0))
-            turn = round_.turns.setdefault(player, Turn(player))
+        for (turn_id, number), drawn in sorted(faces.items(), key=lambda kv: ends[kv[0]]):
+            turn = turns[turn_id]
+            player = turn.player if turn.player is not None else "?"
+            end = ends[(turn_id, number)]
+            round_ = rounds.setdefault(turn.round, Round(turn.round, [], {}, end, 0))
+            if player in round_.turns and round_.order and round_.order[-1] != player:
+                player = "?"                    # the same name twice in one round: unsure
+            previous = round_.turns[player].rolls[-1] if player in round_.turns else None
+            if len(drawn) >= 3:
+                roll = drawn[-3:]             # after animation frames, the last three count
+            elif previous is None:
+                continue                      # a roll cut short when the run ended
+            else:
+                roll = self._partial(previous, drawn, end)
+                if roll is None:
+                    round_.doubts.append(f"the grader could not tell which dice {player} kept "
+                                         f"when re-rolling {' '.join(map(str, drawn))}")
+                    player, roll = "?", previous[:3 - len(drawn)] + drawn
+            mine = round_.turns.setdefault(player, Turn(player))
             if player not in round_.order:
                 round_.order.append(player)
-            turn.rolls.append(faces[-3:])     # after animation frames, the last three count
-            turn.ends.append(ends[(index, player, number)])
-            round_.start = min(round_.start, ends[(index, player, number)])
-            round_.end = max(round_.end, ends[(index, player, number)])
-        chosen = self.game.policy.orders
-        for index, round_ in rounds.items():
-            if index in chosen and set(chosen[index]) >= set(round_.order):
-                round_.order = [n for n in chosen[index] if n in round_.turns]
+            mine.rolls.append(roll)
+            mine.ends.append(end)
+            round_.start = min(round_.start, end)
+            round_.end = max(round_.end, end)
+            round_.doubts += [d for d in turn.doubts if d not in round_.doubts]
         return [rounds[i] for i in sorted(rounds)]
+
+    def _partial(self, before: list[int], drawn: list[int], end: int) -> list[int] | None:
+        """A re-roll of some dice: the roll it makes, with the kept dice from ``before``, as
+        the program printed it next (as digits or big dice); None when it cannot be told."""
+        from graders.engine.readers.dice import find_dice
+        following = self.text[end:end + 2500]
+        candidates = []
+        for kept in itertools.combinations(range(3), 3 - len(drawn)):
+            slots = [i for i in range(3) if i not in kept]
+            roll = list(before)
+            for slot, face in zip(slots, drawn):
+                roll[slot] = face
+            candidates.append(roll)
+        found = []
+        for roll in candidates:
+            digits = r"\D{1,6}".join(str(f) for f in roll)
+            match = re.search(r"(?<!\d)" + digits + r"(?!\d)", following)
+            if match:
+                found.append((match.start(), roll))
+            elif find_dice(following, roll) is not None:
+                found.append((len(following), roll))
+        return min(found)[1] if found else None
 
     # ------------------------------------------------------------------ regions of text
     def round(self, index: int) -> Round | None:
@@ -110,16 +143,40 @@ class Reading:
             return False
         return self.round(index + 1) is not None or not self.game.transcript.crashed
 
+    def unsure(self, index: int) -> str | None:
+        """Why the grader cannot judge round ``index`` although the game went past it (it
+        could not tell whose rolls some dice were), or None."""
+        round_ = self.round(index)
+        went_on = self._later(index) is not None or (
+            not self.game.transcript.crashed and self.game.transcript.outcome.get("status")
+            in ("finished", "exit"))
+        if round_ is None or not went_on:
+            return None
+        players = max(3, len(self.names))
+        if "?" in round_.turns or len(round_.turns) < players:
+            seen = ", ".join(p for p in round_.order if p != "?") or "nobody"
+            doubt = f" ({round_.doubts[0]})" if round_.doubts else ""
+            return (f"the grader could not tell whose rolls all the dice of Round {index + 1} "
+                    f"were (it recognised {seen}){doubt}")
+        return None
+
+    def _later(self, index: int) -> Round | None:
+        """The first round read after ``index`` (a round may be missing from the reading)."""
+        return next((r for r in self.rounds if r.index > index), None)
+
     def before(self, index: int) -> tuple[int, int]:
-        """Offsets of the text before round ``index`` starts (after the previous round)."""
+        """Offsets of the text before round ``index`` starts (after the previous round).
+
+        Never reaches past the next round that was read: standings from a much later round
+        are not this round's."""
         previous = self.round(index - 1)
         start = previous.end if previous else 0
-        current = self.round(index)
+        current = self.round(index) or self._later(index)
         return start, current.start if current else len(self.text)
 
     def after(self, index: int) -> tuple[int, int]:
         current = self.round(index)
-        following = self.round(index + 1)
+        following = self._later(index)
         end = following.start if following else len(self.text)
         return (current.end if current else 0), end
 
@@ -156,6 +213,53 @@ class Reading:
         """Random draws in a span, not counting the shuffles that order the next round."""
         return sum(1 for m in self.transcript.draws if span[0] < m.pos < span[1]
                    and "order_round" not in (m.data.get("kit") or {}))
+
+    def choices_between(self, span: tuple[int, int], tied: set[str]) -> list[str]:
+        """Players in a random choice among fewer of the tied players than tied (a three-way
+        tie decided between two of them); empty when every choice included all of them."""
+        for mark in self.transcript.draws:
+            if not span[0] < mark.pos < span[1] or mark.data.get("faces"):
+                continue
+            items = mark.data.get("req", {}).get("items") or []
+            names = [i.get("name") if isinstance(i, dict) else i for i in items]
+            among = [n for n in names if n in tied]
+            if len(among) == len(names) >= 2 and len(among) < len(tied):
+                return among
+        return []
+
+    def tie_lines_narrow(self, span: tuple[int, int], tied: set[str]) -> str | None:
+        """A line announcing a tie-break (a roll-off, a tie) among some of the tied players
+        but not all of them, when no such line names them all; None otherwise."""
+        narrow, whole = None, False
+        for line in self.slice(span).split("\n"):
+            if not re.search(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break|re-?roll", line, re.I):
+                continue
+            named = {n for n in tied if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", line)}
+            if named == tied:
+                whole = True
+            elif len(named) >= 2 and narrow is None:
+                narrow = line.strip()
+        return None if whole else narrow
+
+    def shown_not_drawn(self, span: tuple[int, int], tied: set[str]) -> list[str]:
+        """Tie-break dice the program printed for tied players ("Mo rolls a 6") that are not
+        among the dice it drew there: the roll-off was decided by something else."""
+        drawn = Counter(f for m in self.transcript.draws if span[0] < m.pos < span[1]
+                        for f in m.data.get("faces") or [])
+        if not drawn:
+            return []
+        printed = []
+        for line in self.slice(span).split("\n"):
+            if len(re.findall(r"\d", line)) != 1:
+                continue                      # a roll-off line shows one die
+            for name in tied:
+                match = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)\W{0,3}(?:\w+\s){0,2}"
+                                  r"roll(?:s|ed)?\W{0,6}(?:an?\s)?([1-6])\b(?!\s*[,\d])",
+                                  line, re.I)
+                if match:
+                    printed.append((name, int(match.group(1)), line.strip()))
+        missing = Counter(face for _, face, _ in printed) - drawn
+        return [line for _, face, line in printed if missing.get(face)]
 
     def ended_by_the_rules(self) -> bool:
         """The program finished on its own and its last standings show someone out of chips."""

@@ -85,3 +85,13 @@ STRATEGY = Scenario(
     human_rolls=True, rounds=2, purpose="computer decisions where one choice is clearly better")
 
 ALL = [LONG, TIES, GAME_OVER, ROUND_TEN, STRATEGY]
+
+
+def name_clash(computer: str) -> Scenario:
+    """One round in which the human types a computer's name (learned from the 'long' game),
+    and says no to an optional "read the rules?" question: the names must stay distinct."""
+    return Scenario(
+        "name-clash", 10, Plan(human_position=[0], filler=[[2, 3, 5], [5, 5, 4], [3, 4, 4],
+                                                           [2, 2, 3]]),
+        rounds=1, rules="no", typed_name=computer,
+        purpose=f"the human types a computer player's name ({computer})")

@@ -162,7 +162,7 @@ def _flush():
 
 def _read_line(prompt, how):
     _flush()
-    send("input", prompt=prompt, how=how)
+    send("input", prompt=prompt, how=how, stack=_who_is_asking())
     return _stdin.readline()
 
 
@@ -337,8 +337,9 @@ def _who_is_asking():
             owner = frame.f_locals.get("self")
             if owner is not None and hasattr(owner, "__dict__"):
                 strings += _short_strings(vars(owner), "self.")
+            # a module frame's locals are its globals: names there sit in every draw's stack
             frames.append({"fn": frame.f_code.co_name, "line": frame.f_lineno,
-                           "strings": strings[:32]})
+                           "strings": strings[:32], "module": frame.f_locals is frame.f_globals})
         frame = frame.f_back
     return frames
 

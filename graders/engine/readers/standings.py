@@ -11,10 +11,16 @@ TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|receiv
                       r"gains|gained|win|wins|won|from|to)\b", re.I)
 
 
+# "Frank has 0 chips and wins the game!" states a count; "Frank wins 3 chips" is a transfer.
+HAS_COUNT = re.compile(r"\b(has|have|had|with|on|at)\s+-?\d+\s*chips?\b", re.I)
+
+
 def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     """Each name's number on a standings line; nothing from a line about a transfer
     ("Mo gives Ann 3 chips")."""
-    if TRANSFER.search(line):
+    transfer = [m.group(0).lower() for m in TRANSFER.finditer(line)]
+    if transfer and not (HAS_COUNT.search(line) and
+                         all(word.startswith(("win", "won")) for word in transfer)):
         return {}
     spots = sorted((m.start(), m.end(), name) for name in names
                    for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line, re.I))
@@ -29,8 +35,11 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 
 # After a name: punctuation, a short note in brackets, and a few linking words, then the number
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
+# A dash with a space after it separates ("Mo - 7 chips"); "-7" is a negative count.
 NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
-                         r"(?:(?:now\s+)?(?:has|have|with|holds|chips?|total|count)\b"
+                         r"(?:-+\s[^\w\d-]{0,6})?"
+                         r"(?:(?:now|currently|still|finished|finishes|ends|ended)\s+)?"
+                         r"(?:(?:has|have|with|on|holds|chips?|total|count)\b"
                          r"[^\w\d-]{0,6})*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)"
                          r"(?!\s*(?:points?|pts|rolls?|times?)\b)", re.I)
 
