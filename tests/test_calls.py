@@ -5,6 +5,8 @@ modules that are not installed get stand-ins; call timeouts count CPU time."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -199,3 +201,35 @@ def test_a_call_that_swallows_its_timeout_is_reported_and_the_next_call_runs(loa
     """, [{"func": "swallows", "timeout": 0.3}, {"func": "after"}])
     assert swallowed["error"] == "timeout" and "CPU" in swallowed["message"]
     assert after["ok"] and after["value"] == "fresh" and calls.restarts == 1
+
+
+def test_the_load_is_the_same_on_a_busy_machine(load):
+    source = """
+        count = 0
+        while True:                    # stopped after its CPU time
+            count += 1
+        while True:                    # swallows the stop: skipped in a fresh child
+            try:
+                input("Again? ")
+            except:
+                pass
+        def reached():
+            return count > 0
+    """
+
+    def outcome():
+        (reached,), calls = load(source, [{"func": "reached"}])
+        problems = [(p["line"], p["error"], p["stopped"]) for p in calls.load["problems"]]
+        return reached["value"], problems, [s["line"] for s in calls.stuck]
+
+    quiet = outcome()
+    assert quiet == (True, [(3, "LoadStopped", True)], [5])
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        busy = [outcome() for _ in range(2)]
+        assert all(burner.poll() is None for burner in burners)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert busy == [quiet, quiet]
