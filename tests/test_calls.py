@@ -168,6 +168,18 @@ def test_modules_that_are_not_installed_get_stand_ins_for_the_students_imports(l
     assert calls.load["problems"] == []
 
 
+def test_a_star_import_of_a_missing_testing_library_gives_the_names_the_file_uses(load):
+    (value,), calls = load("""
+        from cisc108 import *
+        assert_equal(1 + 1, 3)
+        assert_true(False)
+        def value():
+            return 7
+    """, [{"func": "value"}])
+    assert value["value"] == 7
+    assert calls.load["stubbed"] == ["cisc108"] and calls.load["problems"] == []
+
+
 @pytest.mark.parametrize("source", ["def broken(:\n    pass\n",
                                     "print('never')\nreturn 5\n"])
 def test_a_syntax_error_is_an_import_error_and_nothing_runs(load, source):

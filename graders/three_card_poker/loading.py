@@ -9,6 +9,8 @@ imported, the game belongs in main() under the ``__name__`` guard).
 """
 from __future__ import annotations
 
+import ast
+import builtins
 from dataclasses import dataclass, field
 
 # The course's testing libraries: their assert functions check the student's own examples,
@@ -17,8 +19,11 @@ TESTING_LIBRARIES = {"bakery", "cisc106", "cisc108"}
 AT_IMPORT_SHARE = 0.5       # main when the file plays or fails when it is imported
 SHOWN_STATEMENTS = 4
 
+STUB_PREFIXES = ("assert", "check", "expect", "test", "input")
 STUB_SOURCE = '''"""Stand-in for {name}, which the grader does not have: assert-like functions
 do nothing, input-like functions ask input(), any other name does nothing and returns None."""
+
+__all__ = {star_names!r}
 
 
 def _quiet(*args, **kwargs):
@@ -41,6 +46,26 @@ def __getattr__(name):
         return _ask
     return _quiet
 '''
+
+
+def star_names(source: str) -> list[str]:
+    """The assert-like and input-like names a file uses without defining them: what a
+    stand-in must give to ``from bakery import *``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    bound, loaded = set(dir(builtins)), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).partition(".")[0])
+    return sorted(name for name in loaded - bound if name.lower().startswith(STUB_PREFIXES))
 
 
 @dataclass

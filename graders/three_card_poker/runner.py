@@ -12,7 +12,7 @@ from pathlib import Path
 from graders.engine.calls import FunctionCalls
 from graders.engine.harness import prepare_workdir
 
-from .loading import STUB_SOURCE
+from .loading import STUB_SOURCE, star_names
 
 RULES_MODULE = "kit_poker_rules"
 RULES_SOURCE = Path(__file__).with_name("rules.py")
@@ -49,9 +49,11 @@ def make_workdir(submission, with_rules: bool, stubs: list[str] = ()) -> Path:
     stand-in module for each name in ``stubs`` (modules the grader does not have, which the
     function calls replaced too: see loading.py)."""
     extra = {RULES_MODULE + ".py": RULES_SOURCE.read_text()} if with_rules else {}
+    if stubs:
+        used = star_names(submission.main.read_text(encoding="utf-8", errors="replace"))
     for name in stubs:
         if f"{name}.py" not in submission.files:
-            extra[f"{name}.py"] = STUB_SOURCE.format(name=name)
+            extra[f"{name}.py"] = STUB_SOURCE.format(name=name, star_names=used)
     return prepare_workdir(dict(submission.files), extra)
 
 

@@ -788,18 +788,25 @@ class _Harmless:
         return "<%s: not installed>" % self._name
 
 
-def _stub_module_class():
+_QUIET_PREFIXES = ("assert", "check", "expect", "test")
+
+
+def _stub_module_class(finder):
     import types
 
     class StubModule(types.ModuleType):
         """A module that is not installed: assert-like names do nothing, input-like names
-        ask input(), any other name is harmless."""
+        ask input(), any other name is harmless. ``from it import *`` gives the assert-like
+        and input-like names the student's file uses without defining them."""
 
         def __getattr__(self, attr):
+            if attr == "__all__":
+                return sorted(name for name in finder.free_names
+                              if name.lower().startswith(_QUIET_PREFIXES + ("input",)))
             if attr.startswith("__"):
                 raise AttributeError(attr)
             lower = attr.lower()
-            if lower.startswith(("assert", "check", "expect", "test")):
+            if lower.startswith(_QUIET_PREFIXES):
                 value = _quiet
             elif lower.startswith("input"):
                 value = _stub_input
@@ -818,7 +825,8 @@ class _StubFinder:
 
     def __init__(self):
         self.stubbed = []
-        self.module_class = _stub_module_class()
+        self.free_names = set()       # names the student's file uses but never defines
+        self.module_class = _stub_module_class(self)
 
     def find_spec(self, fullname, path=None, target=None):
         top = fullname.partition(".")[0]
@@ -922,7 +930,25 @@ def _load_stuck(line, why, asked, printed):
     os._exit(3)
 
 
-def _load_module(target, name):
+def _free_names(tree):
+    """Names a module reads but never binds (and that are not builtins)."""
+    import ast
+    bound, loaded = set(dir(builtins)), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).partition(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound
+
+
+def _load_module(target, name, stubs=None):
     """Load the student's file as module ``name`` one top-level statement at a time.
 
     A statement that fails (a game loop at the top level that runs out of answers, a failing
@@ -938,6 +964,8 @@ def _load_module(target, name):
         source = handle.read()
     tree = compile(source, target, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     compile(tree, target, "exec", dont_inherit=True)    # every syntax error before any run
+    if stubs is not None:
+        stubs.free_names = _free_names(tree)
     lines = source.decode("utf-8", "replace").splitlines()
     spec = importlib.util.spec_from_file_location(name, target)
     module = importlib.util.module_from_spec(spec)
@@ -1088,7 +1116,7 @@ def run_calls():
     stubs = _StubFinder()
     sys.meta_path.append(stubs)
     try:
-        module, report = _load_module(target, CONFIG.get("module", "submission"))
+        module, report = _load_module(target, CONFIG.get("module", "submission"), stubs)
     except BaseException as exc:  # noqa: B902 - a syntax error is the student's
         error = _student_traceback(exc)
         send("exit", status="import-error", code=1, error=error)
