@@ -57,10 +57,18 @@ def games(submission, evidence):
 
 
 # ----------------------------------------------------------------------------- shared steps
+FIRST_FUNCTION = "hand_to_string"      # where an import error is explained in full
+
+
 def require(result, evidence, function: str) -> None:
-    """Fail the item at once when the file cannot be imported or lacks the function."""
-    if evidence.import_error:
+    """Fail the item at once when the file cannot be imported or lacks the function. The
+    error is shown in full once, under the first function; the other items point there."""
+    if evidence.import_error and function == FIRST_FUNCTION:
         result.fail(import_message(evidence.import_error), actual=evidence.import_error)
+    if evidence.import_error:
+        last = (evidence.import_error.strip().splitlines() or ["an error"])[-1]
+        result.fail(f"Not tested: your file could not be imported ({last}). The error is "
+                    f"shown under {FIRST_FUNCTION}.")
     if not evidence.available.get(function):
         result.fail(f"Your file has no function named {function}. The grader calls it by "
                     f"exactly this name (handout section 7), so it could not be tested.")
