@@ -110,21 +110,48 @@ def not_played(runs: Runs, what: str) -> Requirement:
 def evidence_for(result, runs: Runs, function: str) -> functions.Evidence:
     """The function evidence; fail at once if the file cannot be imported or lacks it."""
     evidence = runs.result("functions")
-    if evidence.import_error:
+    if evidence.import_error and function == "calculateScore":
         result.fail("project.py could not be imported, so none of its functions could be "
                     f"called. {diagnose.import_problem(evidence.import_error)}",
-                    actual=evidence.import_error)
+                    actual=diagnose.tidy(evidence.import_error))
+    if evidence.import_error:        # told in full once, under calculateScore
+        cause = diagnose.short_cause(evidence.import_error)
+        result.fail(f"project.py could not be imported ({cause}), so {function} could not be "
+                    "called; see calculateScore for the details.")
     if not evidence.available.get(function):
         result.fail(f"project.py has no function named {function}. The grader calls it by "
                     "exactly this name (handout: 'Required functions and classes').")
     return evidence
 
 
+def tell_loading(result, notes, evidence: functions.Evidence) -> None:
+    """Once, under calculateScore: top-level statements of project.py that failed or asked
+    questions when it was imported, and modules replaced by stand-ins (a TA looks at those:
+    a stand-in may change what a function does)."""
+    said, stubbed = diagnose.load_story(evidence.load)
+    if said:
+        result.note("When the grader imported project.py to call its functions:\n"
+                    + "\n".join(f"- {sentence}" for sentence in said)
+                    + "\nThe functions were still called; a function that needs what was "
+                      "skipped fails its own items.")
+    if stubbed:
+        names = ", ".join(stubbed)
+        result.note(f"project.py imports {names}, which the grader does not have: a stand-in "
+                    "that does nothing took its place while your functions were called. The "
+                    "games run your program as it is, without stand-ins.")
+        notes(f"functions: project.py imports {names} (not installed); the functions were "
+              "graded with a stand-in", True)
+
+
 def flag_untried(result, notes, verdict) -> None:
-    """Rolls the grader could not try: said in the feedback and listed for a TA."""
+    """Count the rolls judged; rolls the grader could not try are said in the feedback and
+    listed for a TA (an item with no roll judged is 'not judged', never full marks)."""
+    if verdict.review and not verdict.judged:
+        result.not_judged(f"{verdict.review}.")
     if verdict.review:
         result.note(f"Not all rolls were judged: {verdict.review}.")
         notes(f"{verdict.function}: {verdict.review}", True)
+    result.judged(verdict.judged)
 
 
 def grade_predicate(result, runs: Runs, notes, function: str) -> None:
@@ -153,6 +180,7 @@ def check_calculateScore(result, runs, notes):
                            "calculateScore/dice/kit"), dice=True))
     use_kit = kit is not None and kit.fraction > own.fraction
     verdict = kit if use_kit else own
+    tell_loading(result, notes, evidence)
     result.note(note_for_helpers(own, kit, use_kit))
     flag_untried(result, notes, verdict)
     if verdict.skipped:
@@ -226,10 +254,26 @@ def require_file(result, submission, name: str) -> None:
                     "handout ('Files').")
 
 
+def require_import(result, runs: Runs, module: str, first_item: bool) -> None:
+    """Fail at once, with the real cause, when the module raised while being imported (told
+    in full under the first item of the file, in a few words under the others)."""
+    imported = runs.result("classes").imports.get(module)
+    if imported is None or imported.ok or not imported.traceback:
+        return
+    error = imported.traceback
+    if first_item:
+        result.fail(f"{module}.py could not be imported, so its classes could not be tested. "
+                    f"{diagnose.import_problem(error, f'{module}.py')}",
+                    actual=diagnose.tidy(error))
+    result.fail(f"{module}.py could not be imported ({diagnose.short_cause(error)}); see Die "
+                "for the details.")
+
+
 @pytest.mark.item("Die")
 def check_Die(result, runs, submission):
     """Die: faces and rows, ValueErrors, read-only value, setDieValue, rollDie, genRows, draw."""
     require_file(result, submission, "dice.py")
+    require_import(result, runs, "dice", first_item=True)
     report(result, objects.die_requirements(runs.result("classes")))
 
 
@@ -237,6 +281,7 @@ def check_Die(result, runs, submission):
 def check_Dice(result, runs, submission):
     """Dice: empty, five dice at most, rolls, 0-based positions, replaceDie, drawDice."""
     require_file(result, submission, "dice.py")
+    require_import(result, runs, "dice", first_item=False)
     report(result, objects.dice_requirements(runs.result("classes")))
 
 
@@ -244,6 +289,7 @@ def check_Dice(result, runs, submission):
 def check_Magic8(result, runs, submission):
     """Magic8: ANSWERS, getAnswer, speakAnswer with and without pyttsx3."""
     require_file(result, submission, "magic8ball.py")
+    require_import(result, runs, "magic8ball", first_item=True)
     report(result, objects.magic_requirements(runs.result("classes")))
 
 
@@ -287,9 +333,10 @@ def check_game(result, runs, attach, notes):
     if runs.hung_at_start:
         notes(f"A game run did not get to its first question: {runs.hung_at_start}", True)
     elif not started and played_games:
-        notes("game: no dice were rolled in any game run (the game never started); a TA "
-              "should check how the program starts a game", True)
         scenario, played = played_games[0]
+        if not scenarios.crashed_at_start(played):
+            notes("game: no dice were rolled in any game run (the game never started); a TA "
+                  "should check how the program starts a game", True)
         said = scenarios.never_started(scenario, played, every_game=True)
         result.fail(said.message, expected=said.expected, actual=said.actual,
                     evidence=said.evidence)

@@ -242,6 +242,7 @@ class ClassEvidence:
     die: dict[str, Outcome] = field(default_factory=dict)
     dice: dict[str, Outcome] = field(default_factory=dict)
     magic: dict[str, Outcome] = field(default_factory=dict)
+    imports: dict[str, Outcome] = field(default_factory=dict)    # "dice", "magic8ball"
 
     @property
     def answers(self) -> list[str] | None:
@@ -269,6 +270,7 @@ def gather(files: dict, seconds_left) -> ClassEvidence:
                     (evidence.magic, MAGIC_SPECS, MAGIC_PRELUDE, "magic8ball")):
                 calls.restarts = 0               # counts this group's hangs
                 imported = _call(calls, policy, "import", f"import {module}", seconds_left)
+                evidence.imports[module] = imported
                 for name, code in specs.items():
                     store[name] = _call(calls, policy, name, prelude + code, seconds_left) \
                         if imported.ok else imported

@@ -16,6 +16,12 @@ MISSING = re.compile(r"No module named '([^']+)'")
 CIRCULAR = re.compile(r"partially initialized module '([^']+)'|circular import")
 CANNOT = re.compile(r"cannot import name '([^']+)' from '([^']+)'")
 MAIN_GUARD = "keep the call of main() under  if __name__ == \"__main__\":"
+RUN_FOLDER = re.compile(r"(?:/[^\s()'\"]+)?/kit-run-[^/\s]+/")
+
+
+def tidy(text: str) -> str:
+    """The text without the grader's run folders: '(/tmp/kit-run-x1/dice.py)' -> '(dice.py)'."""
+    return RUN_FOLDER.sub("", text or "")
 
 
 def frames(error: str) -> list[tuple[str, int, str, str]]:
@@ -38,10 +44,9 @@ def _where(found: list[tuple[str, int, str, str]]) -> str:
     return f" ({name}, line {line}{': ' + code if code else ''})"
 
 
-def import_problem(error: str, file: str = "project.py", running: bool = False) -> str:
-    """Why importing ``file`` failed, in one or two sentences with what to do (``running``:
-    the failure ended a run of ``python project.py``, not the grader's import)."""
-    error = error or ""
+def import_problem(error: str, file: str = "project.py") -> str:
+    """Why importing ``file`` failed, in one or two sentences with what to do."""
+    error = tidy(error)
     last = exception_line(error)
     kind = last.split(":", 1)[0]
     found = frames(error)
@@ -55,7 +60,7 @@ def import_problem(error: str, file: str = "project.py", running: bool = False) 
         where = f" ({place[-1][0].rsplit('/', 1)[-1]}, line {place[-1][1]})" if place else ""
         return f"Python cannot read the program: {last}{where}. Fix it, then run it once."
     if CIRCULAR.search(last) or _imports_itself(last, found):
-        return _circular(file, found, last, running)
+        return _circular(file, found, last)
     missing = MISSING.search(last)
     if kind == "ModuleNotFoundError" and missing:
         return _missing_module(missing.group(1), found)
@@ -80,8 +85,7 @@ def import_problem(error: str, file: str = "project.py", running: bool = False) 
     return f"Importing {file} raised {last}{_where(found)}. Fix the error shown below."
 
 
-def _circular(file: str, found: list[tuple[str, int, str, str]], last: str,
-              running: bool) -> str:
+def _circular(file: str, found: list[tuple[str, int, str, str]], last: str) -> str:
     """A circular import, with the chain of files that import each other."""
     chain = [name for name, _, where, _ in found if where == "<module>"]
     match = CIRCULAR.search(last) or CANNOT.search(last)
@@ -95,10 +99,8 @@ def _circular(file: str, found: list[tuple[str, int, str, str]], last: str,
                "it is asked for does not exist yet")
     else:
         how = "two files import each other"
-    also = "" if running else ("`python project.py` may still start, but `import project` "
-                               "(what the grader and pytest do) does not. ")
     return (f"Importing {file} fails because of a circular import ({steps or 'see below'}): "
-            f"{how} ({last}). {also}Put what both files need in one of "
+            f"{how}. Put what both files need in one of "
             "them (the handout: dice.py holds Die and Dice, project.py imports them), or "
             "import inside the function that needs it.")
 
@@ -131,12 +133,52 @@ def _main_at_import(found: list[tuple[str, int, str, str]]) -> bool:
     return called and any(where == "main" for _, _, where, _ in found)
 
 
-def run_problem(outcome: dict) -> str | None:
-    """The real cause when a game run crashed before it asked anything, else None."""
+def short_cause(error: str) -> str:
+    """The cause of a failed import in a few words (the full story is told once elsewhere)."""
+    error = tidy(error)
+    last = exception_line(error)
+    missing = MISSING.search(last)
+    if CIRCULAR.search(last) or _imports_itself(last, frames(error)):
+        return "a circular import"
+    if missing and last.startswith("ModuleNotFoundError"):
+        return f"the module '{missing.group(1)}' is not available"
+    if "Traceback" not in error and "Error" not in last.split(":", 1)[0]:
+        return "the import did not finish"
+    return last
+
+
+def run_problem(outcome: dict, brief: bool = False) -> str | None:
+    """The real cause when a run of project.py crashed on an import, else None (``brief``: in
+    a few words, pointing to the help item, where it is told in full)."""
     if outcome.get("status") not in ("exception", "import-error"):
         return None
-    error = outcome.get("error") or ""
+    error = tidy(outcome.get("error") or "")
     last = exception_line(error)
-    if MISSING.search(last) or CIRCULAR.search(last) or CANNOT.search(last):
-        return import_problem(error, running=True)
-    return None
+    if not (MISSING.search(last) or CIRCULAR.search(last) or CANNOT.search(last)):
+        return None
+    if brief:
+        cause = short_cause(error)
+        return f"{cause[:1].upper()}{cause[1:]}: see help for the details."
+    return import_problem(error)
+
+
+def load_story(load: dict, file: str = "project.py") -> tuple[list[str], list[str]]:
+    """What happened when the grader imported ``file`` for the function calls (the engine
+    loads it one top-level statement at a time and skips what fails): sentences about the
+    statements that failed or asked questions, and the modules replaced by stand-ins."""
+    said = []
+    for problem in (load or {}).get("problems") or []:
+        where = f"line {problem.get('line')} ({problem.get('statement', '')[:60]})"
+        error = problem.get("error")
+        if error is None:
+            said.append(f"{where} asked {problem.get('asked')} question(s) while the file was "
+                        f"imported: code at the top level runs at import, so "
+                        f"{MAIN_GUARD}.")
+        elif problem.get("traceback"):
+            said.append(f"{where} failed, so the grader skipped it: "
+                        f"{import_problem(problem['traceback'], file)}")
+        else:
+            said.append(f"{where} failed ({error}: {tidy(problem.get('message', ''))}), so "
+                        "the grader skipped it.")
+    stubbed = sorted({name.partition(".")[0] for name in (load or {}).get("stubbed") or []})
+    return said, stubbed

@@ -187,6 +187,7 @@ class Evidence:
     loops: dict[str, dict] = field(default_factory=dict)
     valid: list | None = None
     valid_error: str | None = None
+    load: dict = field(default_factory=dict)     # FunctionCalls.load: how project.py loaded
 
 
 def gather(files: dict, seconds_left) -> Evidence:
@@ -200,7 +201,7 @@ def gather(files: dict, seconds_left) -> Evidence:
             if not probe.get("ok"):
                 error = calls.import_error or probe.get("message") or "the import failed"
                 return Evidence(import_error=error.replace(str(workdir) + "/", ""))
-            evidence = Evidence(available=probe["value"])
+            evidence = Evidence(available=probe["value"], load=dict(calls.load or {}))
             _first_batch(calls, evidence, seconds_left)
             if not own_score_right(evidence):
                 _kit_batch(calls, evidence, seconds_left)

@@ -5,6 +5,7 @@ import re
 
 from graders.engine.session import Session
 
+from . import diagnose
 from .play import Played, finish
 from .runner import limits_within, make_workdir
 from .verdicts import Requirement, passed
@@ -48,7 +49,7 @@ def missing_topics(text: str) -> list[str]:
 def judge_help(flag: str, played: Played) -> list[Requirement]:
     """No question, exit status 0, and the instructions."""
     text = played.transcript.text
-    evidence = played.transcript.render(max_lines=60)
+    evidence = diagnose.tidy(played.transcript.render(max_lines=60))
     title = f"python project.py {flag}"
     if played.transcript.gave_up is not None:
         found = [Requirement(False, f"`{title}` must print the instructions and stop without "
@@ -57,10 +58,16 @@ def judge_help(flag: str, played: Played) -> list[Requirement]:
     elif not text.strip():
         found = [Requirement(False, f"`{title}` printed nothing: it must print the "
                                     "instructions.", evidence=evidence), Requirement(False)]
+    elif diagnose.run_problem(played.transcript.outcome):
+        # the same words for -h and --help (said once), and no list of missing topics
+        cause = diagnose.run_problem(played.transcript.outcome)
+        return [Requirement(False, "The program crashed at the start, before it could print "
+                                   f"the instructions. {cause}", evidence=evidence)] + \
+            [Requirement(False)] * 2
     elif not played.ended_normally:
         found = [Requirement(False, f"`{title}` must stop with exit status 0. "
-                                    f"{played.transcript.ended_how}", evidence=evidence),
-                 Requirement(False)]
+                                    f"{diagnose.tidy(played.transcript.ended_how)}",
+                             evidence=evidence), Requirement(False)]
     else:
         found = [passed(), passed()]
     missing = missing_topics(text)

@@ -14,6 +14,7 @@ from pathlib import Path
 from graders.engine.session import Session
 from graders.engine.transcript import Transcript
 
+from . import diagnose
 from .loaded import LoadedDice
 from .runner import limits_within, make_workdir, remove_workdir
 
@@ -83,8 +84,8 @@ class Played:
         segments = self.segments or [Segment(0, len(self.transcript.text), "", [], None)]
         first = max(0, min(first, len(segments) - 1))
         last = max(first, min(last, len(segments) - 1))
-        return self.transcript.render(segments[first].start, segments[last].end,
-                                      max_lines=lines)
+        return diagnose.tidy(self.transcript.render(segments[first].start, segments[last].end,
+                                                    max_lines=lines))
 
 
 @dataclass

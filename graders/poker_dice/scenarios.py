@@ -277,24 +277,35 @@ def never_started(scenario: Scenario, played: Played, every_game: bool = False) 
     more = " ..." if len(played.typed) > 6 else ""
     answered = f" The grader answered {len(played.typed)} of its questions ({typed}{more}), " \
         "but no dice were rolled." if played.typed else ""
-    return Requirement(False, f"{where} did the program roll any dice: the game never "
-                              f"started ({_ending(played)}). A game starts with the automatic "
-                              f"first roll of all five dice.{answered}",
-                       expected="the first roll of five dice", actual="no dice rolled",
+    cause = diagnose.run_problem(played.transcript.outcome, brief=True)
+    if cause:
+        message = f"{where} did the program roll any dice: it crashed at the start. {cause}"
+    else:
+        message = (f"{where} did the program roll any dice: the game never started "
+                   f"({_ending(played)}). A game starts with the automatic first roll of all "
+                   f"five dice.{answered}")
+    return Requirement(False, message, expected="the first roll of five dice",
+                       actual="no dice rolled",
                        evidence=played.excerpt(0, min(2, len(played.segments) - 1)))
 
 
 def _ending(played: Played) -> str:
     """How the run ended, as a clause; with the real cause of a crash at the start."""
-    how = played.transcript.ended_how.rstrip(".")
+    how = diagnose.tidy(played.transcript.ended_how).rstrip(".")
     how = how[:1].lower() + how[1:]
-    cause = diagnose.run_problem(played.transcript.outcome)
+    cause = diagnose.run_problem(played.transcript.outcome, brief=True)
     return f"{how}. {cause}" if cause else how
 
 
 def _size(expect: Expect) -> int:
     """How many requirements an expectation makes."""
     return (expect.draws is not None) + len(expect.shows) + expect.ends
+
+
+def crashed_at_start(played: Played) -> str | None:
+    """The real cause when the run crashed before the first question (import problems)."""
+    return diagnose.run_problem(played.transcript.outcome, brief=True) if not played.typed \
+        else None
 
 
 def _not_reached(scenario: Scenario, step: Step, played: Played, index: int) -> Requirement:
@@ -409,11 +420,17 @@ def judge_record(case: RecordCase, played: Played, baseline_ended: bool) -> Requ
     evidence = played.excerpt(max(0, len(played.segments) - 3), len(played.segments) - 1)
     where = f"With {case.name} in BestScore.txt" if case.content not in (None, "<folder>") \
         else f"With {case.name}"
-    if not won(played):
-        return Requirement(False, f"{where}, the grader could not win a game (holding "
-                                  f"a winning roll every hand, up to {MAX_HANDS} hands), so "
-                                  f"the best score could not be checked. "
-                                  f"{played.transcript.ended_how}", evidence=evidence)
+    cause = crashed_at_start(played)
+    if cause:             # the same words for every set-up: said once
+        return Requirement(False, "No game could be won, so the best score could not be "
+                                  f"checked: the program crashed at the start. {cause}",
+                           evidence=evidence)
+    if not won(played):         # the same words for every set-up: said once
+        return Requirement(False, f"The grader could not win a game (holding a winning roll "
+                                  f"every hand, up to {MAX_HANDS} hands), so the best score "
+                                  f"could not be checked. "
+                                  f"{diagnose.tidy(played.transcript.ended_how)}",
+                           evidence=evidence)
     if case.content == "<folder>" or case.read_only:
         if played.ended_normally or not baseline_ended:
             return passed()
@@ -455,6 +472,11 @@ def won(played: Played) -> bool:
 
 def judge_award(played: Played, answers: list[str] | None) -> list[Requirement]:
     """After the win: a question with input(), then one of the ANSWERS printed."""
+    cause = crashed_at_start(played)
+    if cause:
+        return [Requirement(False, "No game could be won, so the Major Award could not be "
+                                   f"checked: the program crashed at the start. {cause}",
+                            evidence=played.excerpt(0)), Requirement(False)]
     if not won(played):
         return [Requirement(False, "The grader could not win a game, so the Major Award "
                                    f"could not be checked. {played.transcript.ended_how}",
