@@ -63,6 +63,7 @@ class Limits:
 
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_HAVE_PROC = os.path.exists(f"/proc/{os.getpid()}/stat")
 _meter_lock = threading.Lock()
 _cpu_of_ended = 0.0                              # CPU seconds of children that have ended
 _live_children: "weakref.WeakSet[Child]" = weakref.WeakSet()
@@ -379,8 +380,8 @@ class Child:
         if proc is None:
             return self._cpu
         cpu = process_cpu_seconds(proc.pid)
-        if cpu is None:
-            cpu = time.monotonic() - self.started
+        if cpu is None:             # no /proc: real time stands in; process gone: keep the last
+            cpu = self._cpu if _HAVE_PROC else time.monotonic() - self.started
         if cpu > self._cpu:
             self._cpu_moved_at = time.monotonic()
             self._cpu = cpu
