@@ -215,6 +215,20 @@ def test_a_call_that_swallows_its_timeout_is_reported_and_the_next_call_runs(loa
     assert after["ok"] and after["value"] == "fresh" and calls.restarts == 1
 
 
+def test_a_call_that_catches_its_timeout_and_returns_still_timed_out(load):
+    (caught, after), calls = load("""
+        def has_pair(hand):
+            try:
+                while True:
+                    pass
+            except BaseException:
+                return False
+        def after():
+            return "next"
+    """, [{"func": "has_pair", "args": [[2, 2, 5]], "timeout": 0.3}, {"func": "after"}])
+    assert caught["error"] == "timeout" and after["value"] == "next"
+
+
 def test_the_load_is_the_same_on_a_busy_machine(load):
     source = """
         count = 0

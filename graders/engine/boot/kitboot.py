@@ -627,7 +627,8 @@ def run_program():
 
 # ----------------------------------------------------------------------------- function calls
 # Limits here are CPU time and counts, never wall-clock time, so that a busy machine does not
-# change a verdict. A step that ignores the stop it is sent is ended by the grader's own limits.
+# change a verdict. A step that ignores the stop it is sent ends this process; the grader goes
+# on in a fresh one.
 LOAD_CPU_SECONDS = 1.0      # one top-level statement while the module loads
 LOAD_ANSWERS = 10           # answers per top-level statement before input() reports the end
 LOAD_QUESTIONS = 40         # questions per top-level statement before it is stopped
@@ -1018,16 +1019,21 @@ def _run_statement(code, module, answers, printed, line, is_import=False):
     answers.give_up = lambda why: _load_stuck(line, why, answers.asked,
                                               printed.getvalue()[start:])
     problem = {"line": line, "error": None, "message": "", "stopped": False}
+    limit = _CpuLimit(LOAD_CPU_SECONDS, LoadStopped, answers.give_up)
     try:
-        with _CpuLimit(LOAD_CPU_SECONDS, LoadStopped, answers.give_up):
+        with limit:
             exec(code, module.__dict__)
+        if limit.stopped:               # it caught the stop and then finished
+            raise LoadStopped()
     except BaseException as exc:  # noqa: B902 - SystemExit and the grader's stops included
-        if is_import and not isinstance(exc, LoadStopped):
+        if limit.stopped:
+            problem.update(error="LoadStopped", stopped=True, message="used more than %g s "
+                           "of CPU time" % LOAD_CPU_SECONDS)
+        elif is_import:
             raise
-        problem.update(error=type(exc).__name__, message=str(exc)[:300],
-                       stopped=isinstance(exc, LoadStopped))
-        if not isinstance(exc, LoadStopped):
-            problem["traceback"] = _student_traceback(exc)
+        else:
+            problem.update(error=type(exc).__name__, message=str(exc)[:300],
+                           traceback=_student_traceback(exc))
     if problem["error"] is None and not answers.asked:
         return None
     problem["asked"] = answers.asked
@@ -1065,9 +1071,10 @@ def _one_call(module, spec, scripted_inputs, done=()):
         send("result", results=list(done) + [outcome])
         os._exit(0)
 
+    limit = _CpuLimit(timeout, CallTimeout, give_up)
     try:
         sys.stdout = captured
-        with _CpuLimit(timeout, CallTimeout, give_up):
+        with limit:
             if "code" in spec:
                 scope = {"m": module, "result": None}
                 exec(spec["code"], scope)
@@ -1075,15 +1082,18 @@ def _one_call(module, spec, scripted_inputs, done=()):
             else:
                 value = getattr(module, spec["func"])(*spec.get("args", []),
                                                       **spec.get("kwargs", {}))
+        if limit.stopped:               # it caught the timeout and then returned
+            raise CallTimeout()
         outcome.update(ok=True, value=_jsonable(value))
         if spec.get("args_after"):
             outcome["args_after"] = _jsonable(spec.get("args", []))
-    except CallTimeout:
-        outcome.update(ok=False, error="timeout", message="did not return within %gs of CPU "
-                       "time" % timeout)
     except BaseException as exc:  # noqa: B902 - every student error is reported
-        outcome.update(ok=False, error=type(exc).__name__, message=str(exc)[:300],
-                       traceback=_student_traceback(exc))
+        if limit.stopped:
+            outcome.update(ok=False, error="timeout", message="did not return within %gs of "
+                           "CPU time" % timeout)
+        else:
+            outcome.update(ok=False, error=type(exc).__name__, message=str(exc)[:300],
+                           traceback=_student_traceback(exc))
     finally:
         sys.stdout = real_stdout
         for name, original in saved.items():
