@@ -79,7 +79,8 @@ class FunctionCalls:
             if event is not None and event.get("ev") == "ready":
                 if not self.load:               # the first load; later ones skip more
                     self.load = dict(event.get("load") or {})
-                    self._cpu_stopped = [problem["line"] for problem in self.load["problems"]
+                    self._cpu_stopped = [problem["line"] for problem in
+                                         self.load.get("problems", [])
                                          if problem.get("stopped")]
                 self.load["stuck"] = list(self.stuck)
                 return True
