@@ -75,6 +75,7 @@ def graded(tmp_path_factory):
     """Every submission graded in one run: name -> SubmissionReport."""
     folders = {"reference": REFERENCE}
     folders.update({f"correct-{name}": POKER / "correct" / name for name in CORRECT})
+    folders["again-checks_table"] = POKER / "correct" / "checks_table"     # graded twice
     built = tmp_path_factory.mktemp("poker-dice-mutants")
     folders.update({f"mutant-{name}": path
                     for name, path in mutants.build("poker_dice", built).items()})
@@ -124,6 +125,12 @@ def test_each_mutant_loses_exactly_its_item(graded, name):
     else:
         assert set(lost) == {loses}, lost
     assert not [p for p in report.problems if "grader error" in p]
+
+
+def test_grading_twice_gives_the_same_marks(graded):
+    first, again = graded["correct-checks_table"], graded["again-checks_table"]
+    marks = {verdict.item.id: verdict.score for verdict in first.verdicts}
+    assert marks == {verdict.item.id: verdict.score for verdict in again.verdicts}
 
 
 def test_feedback_names_the_smallest_wrong_roll(graded):
@@ -211,7 +218,7 @@ def test_functions_are_still_graded_beside_a_missing_library(graded):
     report = graded["menu-library"]
     lost = _lost(report)
     assert "calculateScore" not in lost and "is2Pair" not in lost and "game" in lost
-    assert "imports simple_term_menu, which the grader does not have" in \
+    assert "import simple_term_menu, which the grader does not have" in \
         _text(report, "calculateScore")
     assert any("simple_term_menu" in problem for problem in report.problems)
 

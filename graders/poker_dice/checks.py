@@ -136,10 +136,10 @@ def tell_loading(result, notes, evidence: functions.Evidence) -> None:
                       "skipped fails its own items.")
     if stubbed:
         names = ", ".join(stubbed)
-        result.note(f"project.py imports {names}, which the grader does not have: a stand-in "
+        result.note(f"Your files import {names}, which the grader does not have: a stand-in "
                     "that does nothing took its place while your functions were called. The "
-                    "games run your program as it is, without stand-ins.")
-        notes(f"functions: project.py imports {names} (not installed); the functions were "
+                    "games are played without it.")
+        notes(f"functions: the files import {names} (not installed); the functions were "
               "graded with a stand-in", True)
 
 

@@ -63,19 +63,17 @@ def remove_workdir(workdir: Path) -> None:
 
 
 def limits_within(seconds_left: float, wall: float, idle: float = 1.5,
-                  cpu: int | None = None) -> Limits:
+                  cpu: float | None = None) -> Limits:
     """Limits for one run that end it before the submission's budget runs out.
 
-    ``idle``: how long the program may go without printing, asking or rolling. Where the
-    engine judges that in CPU seconds (``stuck_cpu_seconds``), real time is only a generous
-    safety net, so a busy machine cannot change a verdict.
+    Verdicts are CPU-based: ``cpu`` seconds for the run and ``idle`` CPU seconds without
+    printing, asking or rolling (stuck). ``wall`` only sizes the real-time safety nets, which
+    are generous so that a busy machine cannot change a verdict.
     """
-    wall = max(0.5, min(wall, seconds_left - RESERVE))
-    cpu = cpu or max(2, int(wall) + 2)
-    if "stuck_cpu_seconds" in getattr(Limits, "__dataclass_fields__", {}):
-        return Limits(cpu_seconds=max(1.0, min(cpu, seconds_left)), stuck_cpu_seconds=idle,
-                      wall_seconds=max(60.0, wall), idle_seconds=max(10.0, idle))
-    return Limits(wall_seconds=wall, idle_seconds=min(idle, wall), cpu_seconds=cpu)
+    cpu = cpu or max(2.0, wall + 2)
+    return Limits(cpu_seconds=max(1.0, min(cpu, seconds_left - RESERVE)),
+                  stuck_cpu_seconds=idle, wall_seconds=max(60.0, wall),
+                  idle_seconds=max(10.0, idle))
 
 
 class Runs:
