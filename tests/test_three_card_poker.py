@@ -141,7 +141,7 @@ def test_a_game_at_import_costs_part_of_main_and_nothing_else(graded, reports, n
     main = verdicts_by_item["main"]
     assert main.score == AT_IMPORT_SHARE * main.item.points
     # the problem is said once, under main, naming every statement that ran at import
-    lead = "When your file is imported, it starts playing"
+    lead = "When your file is imported, it already asks for input"
     assert [item for item, verdict in verdicts_by_item.items()
             if lead in _output(verdict)] == ["main"]
     text = _output(main)

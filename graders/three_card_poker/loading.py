@@ -153,7 +153,7 @@ class Loading:
     def main_message(self, has_main: bool) -> str:
         """Why main loses part of its points, with what the file did at import."""
         if self.asked:
-            lead = (f"When your file is imported, it starts playing: it asked {self.asked} "
+            lead = (f"When your file is imported, it already asks for input: {self.asked} "
                     f"question{'s' if self.asked != 1 else ''} before any function was called.")
         else:
             lead = "When your file is imported, it does more than define functions."
@@ -204,7 +204,7 @@ def _outcome(problem: dict) -> str:
     if error == "EOFError":
         return f"{questions} and stopped with EOFError when the grader gave no more answers"
     if error == "SystemExit":
-        ended = "ended the program (exit())"
+        ended = "ended the program (exit() or quit())"
         return f"{questions} and then {ended}" if asked else ended
     raised = f"raised {error}" + (f": {message}" if message else "")
     return f"{questions} and then {raised}" if asked else raised
