@@ -48,6 +48,9 @@ _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
 _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
+# "Enter 1 for yes, 2 for no": the second key follows a comma, not a verb
+_KEY_FOR_WORD = re.compile(r"(?<![\w'])['\"]?(\w{1,3})['\"]?\s+(?:for|to)\s+"
+                           r"(yes|no|rolling|roll|stop|stopping|keep|hold|again|quit)\b", re.I)
 
 
 def options(context: str) -> list[Option]:
@@ -73,6 +76,9 @@ def options(context: str) -> list[Option]:
                                                          match.group(group))))
     for match in _LABEL_EQUALS.finditer(context):
         found.append((match.start(), Option(match.group(1), match.group(2))))
+    for match in _KEY_FOR_WORD.finditer(context):
+        if match.group(1).lower() not in ("a", "the", "to", "or", "and"):
+            found.append((match.start(), Option(match.group(1), match.group(2))))
     seen, result = set(), []
     for _, option in sorted(found, key=lambda pair: pair[0]):
         if option.text.lower() not in seen:

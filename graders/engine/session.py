@@ -95,11 +95,13 @@ class Session:
                 return True
         return False
 
-    def answer(self, intent: str) -> str:
-        """Answer the current prompt; returns what was typed."""
+    def answer(self, intent: str, attempt: int | None = None) -> str:
+        """Answer the current prompt; returns what was typed. ``attempt`` picks a later form
+        (a grader that knows the program asked the same thing again in other words)."""
         assert self.prompt is not None, "answer() needs a prompt; call wait() first"
         choices = answers.forms(self.prompt.context, intent)
-        attempt = self.prompt.repeats if self.prompt.repeats else 0
+        if attempt is None:
+            attempt = self.prompt.repeats if self.prompt.repeats else 0
         text = choices[min(attempt, len(choices) - 1)]
         self.child.send_line(text)
         return text

@@ -180,8 +180,8 @@ def check_round_box_at_ten(games, result):
     if ten is None or ten.round(9) is None:
         why = ten.transcript.ended_how if ten is not None else "The game was not played."
         if ten is not None and program_stopped(ten):
-            result.fail(f"The 'round-ten' game stopped before Round 10, so the box could not be "
-                        f"checked at two digits. {why}")
+            result.fail("Not reached: the 'round-ten' game stopped before Round 10, so the box "
+                        "could not be checked at two digits (see 'How the runs went' above).")
         result.not_judged(f"Round 10 was not reached, so the box was not checked at two digits. "
                           f"{why}")
     tens = [b for _, b in find_boxed(ten.text, r"\bround\s*#?\s*:?\s*10\b") if b is not None]
@@ -275,6 +275,7 @@ def check_special_rolls(games, result):
     reading = game(games, LONG, result)
     shown, missing = labels(reading)
     result.measure("special rolls named", f"{len(shown)} of {len(shown) + len(missing)}")
+    result.judged(len(shown) + len(missing))
     if missing and shown:
         result.fail("Some special rolls were not named as such: " + ", ".join(missing) + ".",
                     expected="PoCo! for 4 5 6 (any order), Loco! for 1 2 3, three-of-a-kind")
@@ -289,12 +290,14 @@ def check_special_rolls(games, result):
             continue
         high, low, amount = reading.expected(index)
         named = reading.announced_winner(index)
+        result.judged(1 if named is not None else 0)
         if named is not None and named not in high:
             result.fail(f"Round {index + 1}: {why}, so the round's best roll was "
                         f"{' or '.join(sorted(high))}'s, but your program named {named}.",
                         evidence=reading.excerpt(span_of(reading, index)))
         receiver, before, after = reading.receiver(index)
         if receiver and receiver in after and not shown and not missing and named is None:
+            result.judged()
             paid = after[receiver] - before[receiver]
             if paid and paid != amount * (len(before) - 1):
                 result.fail(f"Round {index + 1}: {why}; the chips moved as if it had not been "
@@ -306,6 +309,7 @@ def check_points_totals(games, result):
     reading = game(games, LONG, result)
     good, bad = points_shown(reading)
     result.measure("points totals shown correctly", f"{len(good)} of {len(good) + len(bad)}")
+    result.judged(len(good) + len(bad))
     four = span_of(reading, 3) if reading.round(3) else None
     if good and bad:
         fraction = len(good) / (len(good) + len(bad))
@@ -318,6 +322,7 @@ def check_points_totals(games, result):
             return
         receiver, before, after = reading.receiver(3)
         high, low, amount = reading.expected(3)
+        result.judged(1 if receiver is not None else 0)
         if receiver is not None and receiver not in low:
             result.fail("Your program does not show points totals, and in Round 4 (1 6 2 = 162 "
                         "beats 6 6 5 = 125; 5 5 4 = 14 is lowest) the wrong player received "
@@ -339,11 +344,12 @@ def check_winner_and_loser(games, result):
         finals = "; ".join(f"{p} {rules.describe(r)}" for p, r in
                            reading.round(index).finals.items())
         receiver, before, after = reading.receiver(index)
+        named = reading.announced_winner(index)
+        result.judged(1 if receiver is not None or named is not None else 0)
         if receiver is not None and receiver not in low:
             result.fail(f"Round {index + 1}: the lowest roll was {' or '.join(sorted(low))}'s, "
                         f"but {receiver} was treated as the loser. Final rolls: {finals}.",
                         evidence=reading.excerpt(span))
-        named = reading.announced_winner(index)
         if index == 2 and named is not None and named not in high:
             result.fail(f"Round {index + 1}: the highest roll was {' or '.join(sorted(high))}'s,"
                         f" but your program named {named} the winner. Final rolls: {finals}.",
@@ -385,7 +391,9 @@ def check_chip_transfers(games, result):
                     expected=f"{end.human}: 0, everyone else 4", actual=str(final))
     result.measure("rounds whose chip transfers were checked", judged)
     if not judged and not final:
-        result.fail("The grader could not find chip counts to check (no standings).")
+        result.not_judged("The grader could not find chip counts to check (no standings it "
+                          "could read before and after a round; see standings).")
+    result.judged(judged + (1 if final else 0))
 
 
 @pytest.mark.item("game-over")
@@ -476,8 +484,9 @@ def check_computer_strategy(games, result):
                     evidence=played.excerpt((played.round(index).start,
                                              played.after(index)[0])))
     if not judged:
-        result.fail("The grader never saw a computer player in a position where one choice is "
-                    "clearly better, so the strategy could not be judged.")
+        result.not_judged("The grader never saw a computer player in a position where one "
+                          "choice is clearly better, so the strategy could not be judged.")
+    result.judged(judged)
 
 
 # ---------------------------------------------------------------------------- big dice

@@ -18,13 +18,19 @@ SPECIAL_WORDS = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
 
 
 def game(games, scenario, result) -> Reading:
-    """The scenario's reading, or fail the check saying why the game could not be played."""
+    """The scenario's reading, or fail the check saying (briefly: the run itself is described
+    once, under 'How the runs went') why the game could not be played."""
     reading = games.get(scenario.name)
     if reading is None or not reading.rounds:
-        why = reading.transcript.ended_how if reading else "it was not run"
-        evidence = reading.transcript.render(max_lines=60) if reading else None
-        result.fail(f"The grader could not play the '{scenario.name}' game with your program "
-                    f"({scenario.purpose}). {why}", evidence=evidence)
+        if reading is None:
+            result.not_judged(f"The grader did not play the '{scenario.name}' game "
+                              f"({scenario.purpose}): its time budget was used up.")
+        why = reading.transcript.ended_how
+        if not program_stopped(reading):
+            result.not_judged(f"The grader could not follow the '{scenario.name}' game "
+                              f"({scenario.purpose}). {why}")
+        result.fail(f"Not reached: the '{scenario.name}' game ({scenario.purpose}) stopped "
+                    "before its first round (see 'How the runs went' above).")
     return reading
 
 

@@ -53,6 +53,7 @@ class Decision:
     repeat: int = 0            # 0 the first time a prompt is asked; more when it came back
     intent: str = ""           # what the answer meant (roll questions: yes = roll again)
     context: str = ""          # the last lines on screen when it was asked
+    retry: int = 0             # asked again in other words ("Please enter 1 or 2") this often
 
 
 @dataclass
@@ -86,7 +87,9 @@ def asks_to_stop(text: str) -> bool:
 # read together with the menu printed just before it.
 GENERIC = re.compile(r"^\W*(your |enter (a |your )?|make a |type (a |your )?)?(choice|choose|"
                      r"option|selection|select|pick|command|number|input|answer)\b|"
-                     r"what (would|do) you (like|want) to do", re.I)
+                     r"what (would|do) you (like|want) to do|"
+                     r"^\W*(enter|type|press)?\s*\W?(1|y)\W? (for|=|to say|means) (yes|y)\b|"
+                     r"^\W*(\(?y(es)?\s*/\s*no?\)?|yes or no)\W*$", re.I)
 
 
 def classify(wording: str, context: str) -> str:
@@ -118,6 +121,22 @@ KEEP_ALL = re.compile(r"\bnone\b|\bkeep (all|them|every)|\bno dice\b|\b0 to (kee
                       r"\b(enter|blank|nothing)\b.{0,30}\b(keep|stop|end|none)", re.I)
 
 
+# The same question asked again in other words after an answer the program did not take
+RE_ASK = re.compile(r"invalid|please (enter|type|choose|answer|select|pick)|try again|"
+                    r"not (a )?valid|must (be|enter|type)|didn'?t understand|\bsorry\b|"
+                    r"^\W*(please )?(enter|type) (\w+ )?(or|/) ", re.I)
+
+
+def _asked_again(prompt, decisions: list[Decision], session: Session) -> Decision | None:
+    """The decision this prompt repeats in other words, or None."""
+    if not decisions or not RE_ASK.search(prompt.wording or prompt.context[-120:]):
+        return None
+    last = decisions[-1]
+    if any(e.kind == "draw" for e in session.child.log[last.index:]):
+        return None
+    return last
+
+
 def _just_said_yes(decisions: list[Decision], session: Session) -> bool:
     """The last answer was yes to a roll question and no die was drawn since (so a "which
     dice?" question now is part of that re-roll, not an offer of its own)."""
@@ -140,6 +159,10 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
     asked = {"name": 0, "chips": 0}
     while (prompt := session.wait()) is not None:
         kind = classify(prompt.wording, prompt.context)
+        again = _asked_again(prompt, decisions, session)
+        retry = 0
+        if again is not None and kind in ("continue", "other", again.kind):
+            kind, retry = again.kind, again.retry + 1
         if kind in asked:
             asked[kind] += 1
             if asked[kind] > 3:          # asked again and again: maybe it is something else
@@ -172,13 +195,14 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
             intent = "all-dice" if rolls else "no-dice"
         elif kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
             intent = {"yes": "no", "no": "yes"}[intent]     # "Do you want to stop? (y/n)"
-        if kind == "continue" and not re.search(r"\(|\[|y/n|yes", prompt.context[-80:]):
+        question = prompt.wording if len(prompt.wording.strip()) > 3 else prompt.context[-80:]
+        if kind == "continue" and not re.search(r"\(|\[|y/n|yes", question):
             intent = "enter"
-        typed = session.answer(intent)
+        typed = session.answer(intent, attempt=retry + prompt.repeats if retry else None)
         policy.answered(kind, meaning)
         decisions.append(Decision(len(session.child.log) - 1, kind, prompt.wording, typed,
-                                  human_round, human_rolls, prompt.repeats, meaning,
-                                  prompt.context))
+                                  human_round, human_rolls, max(prompt.repeats, retry),
+                                  meaning, prompt.context, retry))
     session.close()
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"

@@ -89,7 +89,8 @@ class Turn:
 
 
 TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
-TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bnow (rolling|playing)\b", re.I)
+TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
+                       re.I)
 ROUND_HEADING = re.compile(r"\bround\s*#?\s*:?\s*\d+", re.I)
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
                    r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
@@ -118,10 +119,13 @@ class PocoPolicy(DrawPolicy):
         self._scanned = 0
         self.first_seen: dict[tuple, str] = {}
         self.varying: set[tuple] = set()
+        self.strikes: dict[tuple, int] = {}          # variables that named the wrong player
+        self._named_keys: set[tuple] = set()
         self.stop_at_round: int | None = None        # end the run when this round starts
         self.named = False                           # the program asked the human's name
         self._last_draw_index = -1                   # log index of the last die draw
         self._heading: str | None = None             # a turn heading since the last die
+        self._named_now: str | None = None           # the stack's name for this die
         self._event: dict = {}
 
     # ------------------------------------------------------------------ names
@@ -159,6 +163,9 @@ class PocoPolicy(DrawPolicy):
                 continue              # lower-case names only when they "have" the chips
             if owns and "with" in owns and name.lower() in ("starts", "start", "begins"):
                 continue
+            if " " not in name and len(set(re.findall(r"\b" + re.escape(name) + r" (\d)\b",
+                                                      text))) >= 2:
+                continue              # "CPU" of "CPU 1, CPU 2 and CPU 3": numbered names
             if number == self.chips and not ordinary and name != self.human \
                     and name not in self.computers:
                 self.computers.append(name)
@@ -169,43 +176,57 @@ class PocoPolicy(DrawPolicy):
         The innermost frame naming a player decides. A module's globals are the locals of
         its top-level frame and sit in every stack, so there only a variable already seen
         holding different players counts (a game loop at module level: ``for player in
-        order``); a constant (``C1 = 'Frank'``, a set-up loop's leftover) says nothing.
-        Within a frame, a variable seen holding different players beats the others; the
-        human's name alone in a computer's turn function says nothing either.
+        order``); a constant (``C1 = 'Frank'``, a set-up loop's leftover) says nothing. A
+        variable that named the wrong player twice (a set-up loop's leftover in ``main``) is
+        not listened to again. Within a frame, a variable seen holding different players
+        beats the others; the human's name alone in a computer's turn function says nothing.
         """
         known = set(self.names)
         side = _side_from_functions(stack)
+        self._named_keys = set()
         for frame in stack:
+            fn = frame.get("fn")
             found = [(var, value) for var, value in frame.get("strings", []) if value in known]
             # 'lowest_name', 'best_player', 'winner'... name someone, but not the roller
             rolling = [(var, v) for var, v in found if not OTHER_ROLE.search(_base(var))]
             found = rolling or found
             for var, value in found:
-                key = (frame.get("fn"), var)
-                first = self.first_seen.setdefault(key, value)
+                first = self.first_seen.setdefault((fn, var), value)
                 if first != value:
-                    self.varying.add(key)
+                    self.varying.add((fn, var))
+            found = [(v, x) for v, x in found if self.strikes.get((fn, v), 0) < 2]
             if frame.get("module"):
-                found = [(v, x) for v, x in found if (frame.get("fn"), v) in self.varying]
-            distinct = {value for _, value in found}
-            if len(distinct) == 1:
-                only = distinct.pop()
-                if only == self.human and side == "computer":
-                    continue     # the human's name passed along; a computer is rolling
-                if only != self.human and side == "human":
-                    return self.human
-                return only
-            if len(distinct) > 1:
-                if side == "human" and self.human in distinct:
-                    return self.human
-                moving = [v for var, v in found if (frame.get("fn"), var) in self.varying]
-                if len(set(moving)) == 1:
-                    return moving[0]
-                others = [(var, v) for var, v in found if v != self.human]
-                if side == "computer" or len({v for _, v in others}) == 1:
-                    return _most_current(others) if others else None
-                return _most_current(found)
+                found = [(v, x) for v, x in found if (fn, v) in self.varying]
+            name = self._name_in_frame(fn, found, side)
+            if name is not None:
+                self._named_keys = {(fn, var) for var, value in found if value == name}
+                return name
         return self.human if side == "human" else None
+
+    def _name_in_frame(self, fn: str, found: list[tuple[str, str]], side: str | None):
+        distinct = {value for _, value in found}
+        if len(distinct) == 1:
+            only = distinct.pop()
+            if only == self.human and side == "computer":
+                return None      # the human's name passed along; a computer is rolling
+            return self.human if only != self.human and side == "human" else only
+        if len(distinct) > 1:
+            if side == "human" and self.human in distinct:
+                return self.human
+            moving = [v for var, v in found if (fn, var) in self.varying]
+            if len(set(moving)) == 1:
+                return moving[0]
+            others = [(var, v) for var, v in found if v != self.human]
+            if side == "computer" or len({v for _, v in others}) == 1:
+                return _most_current(others) if others else None
+            return _most_current(found)
+        return None
+
+    def _strike(self, named: str | None, player: str | None) -> None:
+        """The variables that named ``named`` were wrong: the turn was ``player``'s."""
+        if named is not None and player is not None and named != player:
+            for key in self._named_keys:
+                self.strikes[key] = self.strikes.get(key, 0) + 1
 
     # ------------------------------------------------------------------ what happened
     def _since_last_draw(self) -> tuple[str, list, bool]:
@@ -264,15 +285,41 @@ class PocoPolicy(DrawPolicy):
         """The player named by the last turn heading in the text ("---- Rex's turn ----",
         "Your turn, Quillon"), or None."""
         for line in reversed([line for line in re.split(r"[\r\n]+", text) if line.strip()]):
-            if not TURN_WORD.search(line):
-                continue
             named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
                                                         line, re.I)]
+            if len(named) == 1 and re.fullmatch(r"\W*" + re.escape(named[0]) + r"\W*", line,
+                                                re.I):
+                return named[0]          # a heading that is only a name: ">>> CPU 2", "~ Ada ~"
+            # a heading is short: "On your turn you roll three dice..." is an instruction
+            if not TURN_WORD.search(line) or len(re.findall(r"[A-Za-z]+", line)) > 10:
+                continue
             if len(named) == 1:
                 return named[0]
             if not named and re.search(r"\byour\b", line, re.I):
                 return self.human
             return None
+        return None
+
+    def _roller_named(self, text: str) -> str | None:
+        """The player a line printed after a roll says rolled it ("CPU 2 rolled: 3 4 5")."""
+        for line in re.split(r"[\r\n]+", text):
+            if not re.search(r"\b(roll(s|ed)?|got|gets|threw|throws)\b", line, re.I) or \
+                    re.search(r"\bagain\b", line, re.I):
+                continue
+            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
+                                                        line, re.I)]
+            if len(named) == 1:
+                return named[0]
+        return None
+
+    def _player_at(self, round_index: int, pos: int) -> str | None:
+        """Who the order of play puts at ``pos`` in a round, when the grader knows it."""
+        order = self.orders.get(round_index)
+        numbers = self.index_orders.get(round_index)
+        if order and pos < len(order):
+            return order[pos]
+        if numbers and pos < len(numbers):
+            return self.index_player.get(numbers[pos])
         return None
 
     def _allowed(self, turn: Turn) -> int:
@@ -284,12 +331,9 @@ class PocoPolicy(DrawPolicy):
     # ------------------------------------------------------------------ turns
     def _start_turn(self, round_index: int, pos: int, player: str | None = None) -> Turn:
         turn = Turn(len(self.turns), round_index, pos)
-        order = self.orders.get(round_index)
-        numbers = self.index_orders.get(round_index)
-        if order and pos < len(order):
-            turn.player = order[pos]
-        elif numbers and pos < len(numbers) and numbers[pos] in self.index_player:
-            turn.player = self.index_player[numbers[pos]]
+        turn.player = self._player_at(round_index, pos)
+        if turn.player is not None:
+            self._strike(self._named_now, turn.player)
         if player is not None:
             if turn.player is not None and player != turn.player:
                 turn.doubts.append(f"the order of play says {turn.player}, the program's "
@@ -336,7 +380,7 @@ class PocoPolicy(DrawPolicy):
     def _turn_for_die(self, event: dict) -> tuple[Turn, bool]:
         """The turn this die belongs to, and whether it starts a new roll."""
         text, answers, prompted = self._since_last_draw()
-        named = self.named_in_stack(event.get("stack", []))
+        named = self._named_now = self.named_in_stack(event.get("stack", []))
         self._heading = self._heading_name(text)
         turn = self.current
         if self.pending_round is not None:
@@ -397,14 +441,20 @@ class PocoPolicy(DrawPolicy):
             if turn.rolls >= self._allowed(turn) or named not in (None, self.human):
                 return self._next_turn(turn, named)
             return turn
+        if turn.player is None:
+            self._set_player(turn, self._roller_named(text))    # "CPU 2 rolled: 3 4 5"
         says, who = self._text_evidence(turn, text)
         if says is True:
             return self._next_turn(turn, who or (named if named != turn.player else None))
-        if named is not None and turn.player is not None and named != turn.player:
-            return self._next_turn(turn, named)
-        if says is False:
+        if says is False:                   # "Maya goes again"
             self._set_player(turn, named)
             return turn
+        if named is not None and turn.player is not None and named != turn.player:
+            expected = self._player_at(turn.round, turn.pos + 1)
+            if expected is None or named == expected:
+                return self._next_turn(turn, named)
+            self._strike(named, turn.player)    # names a player who cannot be rolling now
+            named = None
         if named is not None and named == turn.player:
             return turn
         if turn.rolls >= self._allowed(turn):
@@ -428,9 +478,9 @@ class PocoPolicy(DrawPolicy):
             self.human_next = True
             return (self.pending_round if self.pending_round is not None else 0), 0
         named = self.named_in_stack(stack or [])
+        said_no = any(kind == "roll" and meaning == "no" for kind, meaning in answers)
         fresh = not turn.mid_roll and (
-            turn.human is False or turn.extra or any(kind == "roll" and meaning == "no"
-                                       for kind, meaning in answers)
+            turn.human is False or turn.extra or said_no
             or (named is not None and named != self.human)
             or self._text_evidence(turn, text)[0] is True
             or (ROUND_HEADING.search(text) and
@@ -549,6 +599,8 @@ class PocoPolicy(DrawPolicy):
             self.enough = True      # a real turn of the next round (not a tie's roll-off)
         event["kit"] = {"turn": turn.id, "player": turn.player or "?", "round": turn.round,
                         "pos": turn.pos, "roll": turn.rolls - 1, "die": die}
+        if turn.extra or turn.rolls > 3:
+            return None              # a roll-off (or a roll past any limit): chance decides
         planned = self.plan.roll(turn.round, turn.pos, turn.rolls - 1)
         if planned is None:
             return None
