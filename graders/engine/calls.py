@@ -46,7 +46,7 @@ class FunctionCalls:
         self.target, self.workdir, self.module = Path(target), Path(workdir), module
         self.paths = paths
         self.policy = policy
-        self.limits = limits or Limits(wall_seconds=120, idle_seconds=4, cpu_seconds=120)
+        self.limits = limits or Limits(cpu_seconds=120)
         self.child: Child | None = None
         self.import_error: str | None = None
         self.restarts = 0

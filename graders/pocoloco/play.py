@@ -83,6 +83,14 @@ def asks_to_stop(text: str) -> bool:
                                                    r"keep rolling|roll\?", text, re.I)
 
 
+# "How many computer players?" (the handout fixes three; some programs ask anyway)
+PLAYERS = re.compile(r"how many (\w+ )?(players|opponents|computers|cpus|bots|ais)\b|"
+                     r"number of (\w+ )?(players|opponents|computers|cpus|bots)\b", re.I)
+# "Name of computer player 2:" asks for a computer's name, not the human's
+OPPONENT = re.compile(r"computer|\bcpu\b|opponent|\bbot\b|\bai\b|robot|player\s*#?\s*[2-4]\b",
+                      re.I)
+COMPUTER_NAMES = ["Xanthe", "Yorick", "Zelda"]
+
 # A prompt that only asks for a choice ("Your choice (1 or 2): ", "Select an option: ") is
 # read together with the menu printed just before it.
 GENERIC = re.compile(r"^\W*(your |enter (a |your )?|make a |type (a |your )?)?(choice|choose|"
@@ -98,10 +106,12 @@ def classify(wording: str, context: str) -> str:
     text = wording
     if len(re.sub(r"[^A-Za-z]", "", wording)) < 8 or GENERIC.search(wording.strip()):
         text = " ".join(context.strip().split("\n")[-5:])
+    if PLAYERS.search(text):
+        return "players"
     if CHIPS.search(text) and not ROLL.search(text):
         return "chips"
     if NAME.search(text) and not re.search(r"roll|again|continue", text, re.I):
-        return "name"
+        return "computer-name" if OPPONENT.search(text) else "name"
     if RULES.search(text):
         return "rules"
     if WHICH_DICE.search(text):
@@ -187,7 +197,15 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
             # A fourth roll was offered and taken (that shows the limit is broken, which
             # roll-limit charges); stop now, so the round ends and the other items are judged.
             rolls = False
+        if kind == "players":
+            intent_text = "3" if OPPONENT.search(prompt.context[-200:]) else "4"
+        elif kind == "computer-name":
+            given = sum(1 for d in decisions if d.kind == "computer-name" and not d.retry)
+            intent_text = COMPUTER_NAMES[given % 3] + ("" if given < 3 else str(given))
+        else:
+            intent_text = ""
         intent = {"name": policy.human, "chips": str(scenario.chips), "rules": scenario.rules,
+                  "players": intent_text, "computer-name": intent_text,
                   "dice": "all-dice", "again": "no", "continue": "yes",
                   "roll": "yes" if rolls else "no"}.get(kind, "yes")
         meaning = intent                                    # for roll questions: yes = roll
