@@ -157,12 +157,16 @@ def test_waiting_on_nothing_hits_a_safety_net_that_blames_the_grader(run_program
 def test_a_program_that_gets_no_cpu_for_a_while_is_not_blamed(tmp_path):
     # a very busy machine, made deterministic: the program is frozen (SIGSTOP) for 2 s of
     # real time while it computes; with the default limits it still finishes normally
+    # (the program itself is frozen: in a sandbox it runs below the bwrap process started)
     path = tmp_path / "prog.py"
-    path.write_text("print('thinking')\ntotal = sum(range(2_000_000))\nprint('done', total)\n")
+    path.write_text("input('go? ')\ntotal = sum(range(2_000_000))\nprint('done', total)\n")
     workdir = prepare_workdir([path])
     child = Child(workdir / "prog.py", workdir=workdir).start()
-    os.kill(child._proc.pid, signal.SIGSTOP)
-    thaw = threading.Timer(2.0, os.kill, (child._proc.pid, signal.SIGCONT))
+    assert child.next_event()["ev"] == "input"
+    program = child.program_pid
+    os.kill(program, signal.SIGSTOP)
+    child.send_line("yes")
+    thaw = threading.Timer(2.0, os.kill, (program, signal.SIGCONT))
     thaw.start()
     try:
         while child.next_event() is not None:

@@ -1,9 +1,10 @@
 """The harness: runs one student program in its own process under a pseudo-terminal.
 
 The child is started with ``kitboot.py`` (see ``boot/``), which announces every prompt and random
-draw on a side channel. The harness reads the terminal and the side channel in order, answers
-random draws through a draw policy, enforces time, memory and output limits, and keeps an
-ordered event log: output, draws, prompts, answers, exit.
+draw on a side channel. It runs inside a bubblewrap sandbox where bubblewrap works
+(see ``sandbox``), with the kit's older guards as the fallback. The harness reads the terminal
+and the side channel in order, answers random draws through a draw policy, enforces time,
+memory and output limits, and keeps an ordered event log: output, draws, prompts, answers, exit.
 
 Verdicts about the program ("stuck in a loop", "took too long") are measured in the child's CPU
 seconds and in counts (bytes, draws), so they do not depend on how busy the machine is.
@@ -29,7 +30,7 @@ from pathlib import Path
 import pexpect
 import ptyprocess
 
-from . import pythons
+from . import pythons, sandbox
 from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
@@ -51,6 +52,8 @@ class Limits:
     memory_mb: int = 768
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
+    processes: int = 32             # processes and threads (counted once it is not root)
+    open_files: int = 256
     max_draws: int = 5_000          # random draws: far more than any game needs
     wall_seconds: float = 60.0      # safety net: real time for the whole run
     idle_seconds: float = 5.0       # safety net: real time with no output, no question and
@@ -83,6 +86,51 @@ def process_cpu_seconds(pid: int) -> float | None:
         return sum(int(value) for value in fields[11:15]) / _CLOCK_TICKS   # utime .. cstime
     except (ValueError, IndexError):
         return None
+
+
+def _children_of(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (from /proc; [] where that is missing)."""
+    found: list[int] = []
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for thread in threads:
+        try:
+            with open(f"/proc/{pid}/task/{thread}/children", "rb") as handle:
+                found += [int(n) for n in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds used by a process and all its descendants, live or ended (a process's
+    ended children are in its own count once it has reaped them). The program runs a few
+    levels below the process the grader started when it is sandboxed."""
+    total, seen, todo = None, set(), [pid]
+    while todo and len(seen) < 4096:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        cpu = process_cpu_seconds(current)
+        if cpu is None:
+            continue
+        total = (total or 0.0) + cpu
+        todo += _children_of(current)
+    return total
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its live descendants, parents first."""
+    tree, todo = [], [pid]
+    while todo and len(tree) < 4096:
+        current = todo.pop(0)
+        if current not in tree:
+            tree.append(current)
+            todo += _children_of(current)
+    return tree
 
 
 def children_cpu_seconds() -> float:
@@ -175,9 +223,11 @@ class Child:
         self._pending: list[dict] = []
         self._events_open = True
         self._proc: _Spawn | None = None
+        self.isolation: sandbox.Isolation | None = None    # how this run was isolated
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> "Child":
+        isolation = self.isolation = sandbox.ensure()
         events_r, events_w = os.pipe()
         replies_r, replies_w = os.pipe()
         os.set_inheritable(events_w, True)
@@ -189,13 +239,25 @@ class Child:
                   # the kernel's CPU limit is a backstop one second after the verdict's
                   "limits": {"cpu": math.ceil(self.limits.cpu_seconds) + 1,
                              "memory_mb": self.limits.memory_mb,
-                             "file_bytes": self.limits.file_bytes}}
+                             "file_bytes": self.limits.file_bytes,
+                             "processes": self.limits.processes,
+                             "open_files": self.limits.open_files}}
+        argv = [self.python, "-I", "-X", "utf8", str(BOOT)]
+        if isolation.active:
+            config["sandboxed"] = True
+            if isolation.as_root:
+                config["sandbox_uid"] = isolation.uid
+            argv[4] = sandbox.BOOT_INSIDE
+            argv = sandbox.wrap(argv + [json.dumps(config)], isolation, python=self.python,
+                                workdir=str(self.workdir), readable=self.paths, boot=str(BOOT))
+        else:
+            argv.append(json.dumps(config))
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "COLUMNS": "120",
                "LINES": "50", **self.extra_env}
         self.started = time.monotonic()
         try:
-            self._proc = _Spawn(self.python, ["-I", "-X", "utf8", str(BOOT), json.dumps(config)],
+            self._proc = _Spawn(argv[0], argv[1:],
                                 cwd=str(self.workdir), env=env, echo=False,
                                 dimensions=(50, 120), pass_fds=(events_w, replies_r),
                                 encoding=None)
@@ -217,6 +279,14 @@ class Child:
         """Kill the whole process group and release the pipes (safe to call twice)."""
         if self._proc is None:
             return
+        self._read_cpu()                 # the whole tree, before it is taken apart
+        # the process group, and every process below the one started (a sandbox's processes
+        # end with it anyway; without one, this catches children that left the group)
+        for pid in [self._proc.pid] + process_tree(self._proc.pid)[1:]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             os.killpg(self._proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -379,7 +449,7 @@ class Child:
         proc = self._proc                # another thread may close the run meanwhile
         if proc is None:
             return self._cpu
-        cpu = process_cpu_seconds(proc.pid)
+        cpu = tree_cpu_seconds(proc.pid)
         if cpu is None:             # no /proc: real time stands in; process gone: keep the last
             cpu = self._cpu if _HAVE_PROC else time.monotonic() - self.started
         if cpu > self._cpu:
@@ -478,6 +548,14 @@ class Child:
     def elapsed(self) -> float:
         """Real seconds the run took (for information only: no verdict depends on it)."""
         return (self.ended or time.monotonic()) - self.started
+
+    @property
+    def program_pid(self) -> int | None:
+        """The process running the student's interpreter (below bwrap when sandboxed)."""
+        if self._proc is None:
+            return None
+        tree = process_tree(self._proc.pid)
+        return tree[-1] if self.isolation and self.isolation.active else tree[0]
 
     @property
     def cpu_seconds(self) -> float:

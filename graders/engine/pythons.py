@@ -79,3 +79,23 @@ def pure_python_packages(*names: str) -> list[str]:
             if str(root) not in folders:
                 folders.append(str(root))
     return folders
+
+
+def interpreter_folders(executable: str) -> list[str]:
+    """The folders an interpreter needs to run (to show it, read-only, inside a sandbox): its
+    installation prefix, and for a virtual environment the environment and its base."""
+    path = shutil.which(executable) or executable
+    folders = []
+    for exe in (os.path.abspath(path), os.path.realpath(path)):
+        prefix = os.path.dirname(os.path.dirname(exe))      # <prefix>/bin/python3.X
+        if prefix not in folders:
+            folders.append(prefix)
+        config = Path(prefix) / "pyvenv.cfg"
+        if config.is_file():
+            for line in config.read_text(errors="replace").splitlines():
+                key, _, value = line.partition("=")
+                if key.strip() == "home" and value.strip():
+                    base = os.path.dirname(os.path.realpath(value.strip()))
+                    if base not in folders:
+                        folders.append(base)
+    return [folder for folder in folders if os.path.isdir(folder) and folder != "/"]

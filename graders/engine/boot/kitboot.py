@@ -41,13 +41,12 @@ def _limit_resources():
     limits = CONFIG.get("limits", {})
     pairs = ((resource.RLIMIT_CPU, limits.get("cpu"), 1),
              (resource.RLIMIT_AS, limits.get("memory_mb"), 1024 * 1024),
-             (resource.RLIMIT_FSIZE, limits.get("file_bytes"), 1))
+             (resource.RLIMIT_FSIZE, limits.get("file_bytes"), 1),
+             (resource.RLIMIT_NOFILE, limits.get("open_files"), 1))
     for which, value, unit in pairs:
         if value:
-            try:
-                resource.setrlimit(which, (value * unit, value * unit + (which == 0)))
-            except (ValueError, OSError):
-                pass
+            _set_limit(which, value * unit, value * unit + (which == resource.RLIMIT_CPU))
+    _set_limit(resource.RLIMIT_CORE, 0, 0)        # no core files in the run folder
     try:
         attrs = termios.tcgetattr(1)
         attrs[1] &= ~termios.OPOST      # no \n -> \r\n, so byte counts match
@@ -55,6 +54,28 @@ def _limit_resources():
         termios.tcsetattr(1, termios.TCSANOW, attrs)
     except (termios.error, OSError):
         pass
+
+
+def _set_limit(which, soft, hard):
+    """Lower one rlimit (never raise it above what the grader was given)."""
+    import resource
+    current = resource.getrlimit(which)[1]
+    if current != resource.RLIM_INFINITY:
+        soft, hard = min(soft, current), min(hard, current)
+    try:
+        resource.setrlimit(which, (soft, hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _limit_processes():
+    """At most a few processes and threads. Set only once the program runs as a user of its
+    own (in the sandbox, or as 'nobody'): the kernel counts every process of that user, and a
+    process that stays root is exempt."""
+    import resource
+    count = CONFIG.get("limits", {}).get("processes")
+    if count:
+        _set_limit(resource.RLIMIT_NPROC, count, count)
 
 
 _limit_resources()
@@ -77,7 +98,23 @@ def _world_reachable(path):
 
 
 def _drop_privileges():
-    """Running as root: become 'nobody' when the interpreter and stdlib allow it."""
+    """In a sandbox set up by root: become the sandbox's own user (or stop, before any student
+    code runs). Without a sandbox, running as root: become 'nobody' when the interpreter and
+    stdlib allow it."""
+    sandbox_uid = CONFIG.get("sandbox_uid")
+    if sandbox_uid is not None:
+        if os.geteuid() == 0:
+            os.setgroups([])
+            os.setgid(sandbox_uid)
+            os.setuid(sandbox_uid)
+        if os.geteuid() == 0:
+            os._exit(71)
+        os.chdir(WORKDIR)
+        _limit_processes()
+        return
+    if CONFIG.get("sandboxed"):
+        _limit_processes()          # a user namespace: only the sandbox's processes count
+        return
     if os.geteuid() != 0 or not CONFIG.get("drop_root", True):
         return
     import sysconfig
@@ -87,10 +124,11 @@ def _drop_privileges():
     uid = gid = 65534
     for folder, dirs, files in os.walk(WORKDIR):
         for name in [folder] + [os.path.join(folder, f) for f in dirs + files]:
-            os.chown(name, uid, gid)
+            os.chown(name, uid, gid, follow_symlinks=False)
     os.setgroups([])
     os.setgid(gid)
     os.setuid(uid)
+    _limit_processes()
 
 
 _drop_privileges()
@@ -501,6 +539,7 @@ _BLOCKED = {"subprocess.Popen": "starting other programs", "os.exec": "starting 
             "socket.getaddrinfo": "network access", "ctypes.dlopen": "loading C libraries",
             "ctypes.dlsym": "loading C libraries", "ctypes.cdata": "raw memory access",
             "os.setuid": "changing user", "resource.setrlimit": "changing limits",
+            "resource.prlimit": "changing limits",
             "os.chroot": "changing root"}
 _PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
                 "os.truncate", "os.link", "os.symlink", "os.utime", "shutil.rmtree",
@@ -579,18 +618,44 @@ def _student_traceback(exc):
     return "Traceback (most recent call last):\n" + "\n".join(lines)
 
 
-def run_program():
-    target = CONFIG["target"]
+def _python_source(target):
+    """The file's bytes, refused as ``python FILE`` refuses them: a program is read as UTF-8
+    unless a coding line says otherwise, and a byte that does not decode (Latin-1 'é' in a
+    comment) is a SyntaxError before anything runs (compile() alone would let it through)."""
     with open(target, "rb") as handle:
         source = handle.read()
+    if source.isascii():
+        return source
+    import tokenize
     try:
-        compile(source, target, "exec")
+        encoding = tokenize.detect_encoding(io.BytesIO(source).readline)[0]
+    except SyntaxError as err:
+        if b"coding" in b"\n".join(source.split(b"\n")[:2]):
+            raise SyntaxError(str(err), (target, 1, 0, None)) from None
+        encoding = "utf-8"
+    try:
+        source.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as err:
+        start = getattr(err, "start", 0)
+        line = source.count(b"\n", 0, start) + 1
+        raise SyntaxError("Non-%s code starting with '\\x%02x' on line %d, but no encoding "
+                          "declared; see https://peps.python.org/pep-0263/"
+                          % (encoding.upper().replace("-SIG", ""), source[start], line),
+                          (target, line, 0, None)) from None
+    return source
+
+
+def run_program():
+    target = CONFIG["target"]
+    try:
+        compile(_python_source(target), target, "exec")
     except SyntaxError as err:
         message = "%s: %s (%s, line %s)" % (type(err).__name__, err.msg,
                                             os.path.basename(target), err.lineno)
         text = (err.text or "").rstrip()
         sys.stderr.write(message + ("\n    " + text if text else "") + "\n")
-        send("exit", status="syntax-error", code=1, error=message, line=err.lineno)
+        send("exit", status="syntax-error", code=1, error=message, line=err.lineno,
+             program=os.path.basename(target))
         return 1
     watch = _MainWatch(target)
     sys.argv = [target] + list(CONFIG.get("args", []))
@@ -621,7 +686,8 @@ def run_program():
         error = _student_traceback(exc)
         sys.stderr.write(error + "\n")
     _flush()
-    send("exit", status=status, code=code, error=error, slept=round(_slept[0], 3))
+    send("exit", status=status, code=code, error=error, slept=round(_slept[0], 3),
+         program=os.path.basename(target))
     return code
 
 
@@ -961,8 +1027,7 @@ def _load_module(target, name, stubs=None):
     import __future__
     import ast
     import importlib.util
-    with open(target, "rb") as handle:
-        source = handle.read()
+    source = _python_source(target)
     tree = compile(source, target, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     compile(tree, target, "exec", dont_inherit=True)    # every syntax error before any run
     if stubs is not None:
