@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import sandbox
 from .rubric import ItemVerdict, Rubric
 
 
@@ -99,7 +100,9 @@ def results_json(report: SubmissionReport) -> dict:
             "output": "\n".join(report.notes), "tests": tests,
             "extra_data": {"student": report.student, "assignment": report.rubric.assignment,
                            "needs_review": report.needs_review, "problems": report.problems,
-                           "not_judged": [v.item.id for v in report.not_judged]}}
+                           "not_judged": [v.item.id for v in report.not_judged],
+                           # "bubblewrap", or "none: <why>" when runs were not isolated
+                           "isolation": sandbox.status().label}}
 
 
 def feedback_markdown(report: SubmissionReport) -> str:
