@@ -12,9 +12,11 @@ from dataclasses import dataclass
 
 POSITIVE = {"y", "yes", "yeah", "yep", "r", "roll", "rolls", "again", "reroll", "re-roll",
             "continue", "c", "play", "p", "go", "ok", "okay", "sure", "more", "another",
-            "keep rolling", "roll again", "true", "t", "one more"}
+            "keep rolling", "roll again", "true", "t", "one more", "o", "oui", "si", "ja",
+            "j"}
 NEGATIVE = {"n", "no", "nope", "s", "stop", "h", "hold", "k", "keep", "pass", "end", "done",
-            "stay", "finish", "e", "exit", "q", "quit", "stand", "f", "false", "nah"}
+            "stay", "finish", "e", "exit", "q", "quit", "stand", "f", "false", "nah", "non",
+            "nein"}
 ENTER_WORDS = re.compile(r"\b(press|hit|push|tap)\s+(the\s+)?(enter|return|any\s+key)|"
                          r"\benter\s+(any\s+key|to\s+(continue|roll|start|begin|proceed|play))",
                          re.I)

@@ -376,9 +376,15 @@ def check_chip_transfers(games, result):
         if receiver is None or receiver not in before:
             continue
         judged += 1
-        kind = winner_category(reading, index)    # the program's own winner decides
-        amount = rules.CHIPS_FOR[kind]
-        allowed = rules.acceptable_chips(before, receiver, amount)
+        # The handout's amount (from the round's best roll) is right; so is the amount for
+        # the roll the program itself named the winner's, when it ranks rolls wrongly (that
+        # is special-rolls' or winner-loser's mark, not charged here again).
+        best = rules.category(max(round_.finals.values(), key=rules.rank))
+        kind = winner_category(reading, index)
+        amount = rules.CHIPS_FOR[best]
+        allowed = rules.acceptable_chips(before, receiver, amount) + \
+            rules.acceptable_chips(before, receiver, rules.CHIPS_FOR[kind])
+        kind = best
         if after not in allowed:
             result.fail(f"Round {index + 1}: the winning roll was {rules.CATEGORY_NAMES[kind]}, "
                         f"so everyone except {receiver} should give {receiver} {amount} "

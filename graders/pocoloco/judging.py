@@ -36,12 +36,16 @@ def game(games, scenario, result) -> Reading:
 
 def played(games, scenario, result) -> Reading:
     """The scenario's reading even when no round was played (set-up and instructions are
-    judged on what came before a hang or a crash)."""
+    judged on what came before a hang or a crash). A game the grader itself could not get
+    into (it found no answer the program took to its first questions) judges nothing."""
     reading = games.get(scenario.name)
     if reading is None or not reading.text.strip():
         why = reading.transcript.ended_how if reading else "it was not run"
         result.fail(f"The grader could not play the '{scenario.name}' game with your program "
                     f"({scenario.purpose}). {why}")
+    if reading.transcript.gave_up and not reading.transcript.draws:
+        result.not_judged(f"The grader could not get into the '{scenario.name}' game: "
+                          f"{reading.transcript.gave_up}.")
     return reading
 
 

@@ -18,13 +18,15 @@ from .policy import Plan, PocoPolicy
 
 HUMAN = "Quillon"      # unusual on purpose: it must not clash with computer players' names
 
-NAME = re.compile(r"\bname\b", re.I)
-CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b", re.I)
-RULES = re.compile(r"rule|instruction|how to play|tutorial|explain|help", re.I)
+NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b", re.I)
+CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b|"
+                   r"\bjetons?\b|\bcombien\b|\bfichas?\b|\btokens?\b|\bcoins?\b", re.I)
+RULES = re.compile(r"rule|instruction|how to play|tutorial|explain|help|r[èe]gle", re.I)
 WHICH_DICE = re.compile(r"which (dice|die)|dice (to|do you want to) re-?roll|select .*dice|"
                         r"choose .*dice|dice numbers", re.I)
 PLAY_AGAIN = re.compile(r"play again|another game|new game|play once more|rematch", re.I)
-ROLL = re.compile(r"roll|again|re-?roll|\bstop\b|\bhold\b|\bkeep\b|\bstay\b|\bpass\b", re.I)
+ROLL = re.compile(r"roll|again|re-?roll|\bstop\b|\bhold\b|\bkeep\b|\bstay\b|\bpass\b|"
+                  r"\b(re)?lancer\b|\bencore\b", re.I)
 CONTINUE = re.compile(r"continue|next round|ready|enter|any key|proceed|go on|start", re.I)
 
 
