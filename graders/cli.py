@@ -5,8 +5,10 @@
     python -m graders check ASSIGNMENT PATH                    the students' public self-check
     python -m graders list                                     the assignments this kit has
 
-Exit status: 0 when grading finished (whatever the score), 2 for bad usage or a missing
-submission, 1 for an internal error of the grader.
+Exit status: 0 when grading finished (whatever the score; a submission refused for holding a
+link or a special file scores 0), 2 for bad usage or a missing submission (a path that does not
+exist; a folder without the main file still gets a results.json listing what it holds), 1 for
+an internal error of the grader.
 """
 from __future__ import annotations
 
@@ -43,12 +45,9 @@ def _rubric(name: str) -> Rubric:
 
 def _one(rubric: Rubric, path: str) -> submissions.Submission:
     target = Path(path)
-    if not target.exists():
+    if not target.exists() and not target.is_symlink():
         raise UsageError(f"no such file or folder: {path}")
-    submission = submissions.from_path(target, rubric.main_file)
-    if not submission.found:
-        raise UsageError(f"{path} does not hold {rubric.main_file}")
-    return submission
+    return submissions.from_path(target, rubric.main_file)
 
 
 def _isolation(quiet: bool = False, student: bool = False) -> None:
@@ -66,6 +65,13 @@ def _isolation(quiet: bool = False, student: bool = False) -> None:
 def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
     submission = _one(rubric, args.path)
+    if not submission.found and not submission.refused:
+        # nothing to grade: say what was found, in results.json too (e.g. for Gradescope)
+        report = reports.unusable_report(rubric, submission.student, submission.missing_why,
+                                         submission.notes, submission.problems)
+        folder = Path(args.out) / rubric.assignment / submission.student
+        reports.write_submission(report, folder, Path(args.json) if args.json else None)
+        raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation()
     started = time.monotonic()
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
@@ -81,6 +87,8 @@ def cmd_grade(args) -> int:
 def cmd_check(args) -> int:
     rubric = _rubric(args.assignment)
     submission = _one(rubric, args.path)
+    if not submission.found:
+        raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation(student=True)
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment, public_only=True)
     print(reports.summary_text(report))
@@ -94,7 +102,7 @@ def cmd_worker(args) -> int:
     rubric = _rubric(args.assignment)
     _isolation(quiet=True)
     wanted = set(args.students)
-    found = [s for s in submissions.discover(Path(args.folder), rubric.main_file)
+    found = [s for s in submissions.discover(Path(args.folder), rubric.main_file, wanted)
              if s.student in wanted]
     for report in plugin.run(rubric, found, GRADERS / rubric.assignment):
         reports.write_submission(report, Path(args.out) / report.student)
@@ -114,6 +122,9 @@ def cmd_grade_all(args) -> int:
     jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(found)))
     started = time.monotonic()
     missing = [s for s in found if not s.found]
+    for s in missing:              # refused, or no main file: 0, saying why (and what it held)
+        reports.write_submission(reports.unusable_report(rubric, s.student, s.missing_why,
+                                                         s.notes, s.problems), out / s.student)
     gradable = [s.student for s in found if s.found]
     chunks = [gradable[i::jobs] for i in range(jobs)]
     workers = [subprocess.Popen([sys.executable, "-m", "graders", "_worker", rubric.assignment,
@@ -126,8 +137,8 @@ def cmd_grade_all(args) -> int:
         if path.exists():
             results.append(json.loads(path.read_text()))
         else:
-            why = "no " + rubric.main_file if s in missing else "the grader failed on it"
-            results.append(reports.missing_result(rubric, s.student, why))
+            results.append(reports.missing_result(rubric, s.student,
+                                                  "the grader failed on it"))
     summary = reports.write_class(results, rubric, out)
     print(summary)
     elapsed = time.monotonic() - started

@@ -24,8 +24,9 @@ import pytest
 
 from . import harness
 from .rubric import CheckResult, Fail, NotJudged, Rubric, score_items
-from .reports import SubmissionReport
-from .submissions import Submission
+from .reports import SubmissionReport, unusable_report, without_review_marks
+from .submissions import Submission, nothing_to_review
+from .transcript import take_runs
 
 
 @dataclass
@@ -77,7 +78,8 @@ class KitPlugin:
         self.checks: dict[str, list[CheckResult]] = {s.student: [] for s in submissions}
         self.started: dict[str, float] = {}
         self.finished: dict[str, float] = {}
-        self.problems: dict[str, list[str]] = {s.student: [] for s in submissions}
+        self.problems: dict[str, list[str]] = {s.student: list(s.problems)
+                                               for s in submissions}
         self.run_notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
         self._budgets: dict[str, Budget] = {}
         self.attachments: dict[str, dict[str, str]] = {}
@@ -199,6 +201,7 @@ class KitPlugin:
             elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
             verdicts = score_items(rubric, self.checks[student])
             self._safety_nets(student)
+            verdicts = self._nothing_to_review(submission, rubric, verdicts)
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,
                                         self.run_notes[student], self.problems[student],
                                         self.attachments.get(student, {})))
@@ -217,6 +220,20 @@ class KitPlugin:
             more = f" (and {len(hits) - 1} more like it)" if len(hits) > 1 else ""
             problems.append(f"{hits[0]}{more}; make sure no mark was lost for it")
 
+    def _nothing_to_review(self, submission: Submission, rubric: Rubric, verdicts):
+        """Review items get no marks when there is no working program to review (a file
+        Python cannot run, code that does nothing, runs that showed nothing): an engine
+        rule, so no grader's review checks can award them by measuring such a file."""
+        why = nothing_to_review(submission, rubric, take_runs(submission.student), verdicts)
+        review = [v.item.id for v in verdicts if v.item.review]
+        if not why or not review:
+            return verdicts
+        self.add_note(submission.student, f"The review items ({', '.join(review)}) get no "
+                      f"marks: {why}.")
+        self.problems[submission.student].append(f"review items set to 0: {why}")
+        return without_review_marks(verdicts, "there is no working program to review (see "
+                                    "'How the runs went').")
+
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""
         if text not in self.run_notes[student]:
@@ -227,8 +244,13 @@ class KitPlugin:
 
 def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
         public_only: bool = False, quiet: bool = True) -> list[SubmissionReport]:
-    """Run a grader module over submissions with pytest; returns one report each."""
-    plugin = KitPlugin(rubric, submissions, public_only)
+    """Run a grader module over submissions with pytest; returns one report each (a
+    submission that was refused or has no main file gets 0 on every item, saying why)."""
+    gradable = [s for s in submissions if s.found]
+    if not gradable:
+        return [unusable_report(rubric, s.student, s.missing_why, s.notes, s.problems)
+                for s in submissions]
+    plugin = KitPlugin(rubric, gradable, public_only)
     ini = Path(__file__).with_name("grader.ini")
     args = [str(grader_dir), "-c", str(ini), "--rootdir", str(grader_dir),
             "-p", "no:cacheprovider"]
@@ -237,4 +259,7 @@ def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
     if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"pytest could not run the grader in {grader_dir} "
                            f"(exit status {int(status)})")
-    return plugin.reports()
+    graded = {report.student: report for report in plugin.reports()}
+    return [graded.get(s.student) if s.found else
+            unusable_report(rubric, s.student, s.missing_why, s.notes, s.problems)
+            for s in submissions]

@@ -9,7 +9,51 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import sandbox
-from .rubric import ItemVerdict, Rubric
+from .rubric import CheckResult, ItemVerdict, Rubric
+from .transcript import LINE_CAP, cap_lines
+
+# Bounded output, whatever the program prints: lines of 500 characters, an item's
+# explanation of 16 KB, a note of 2 KB; results.json and feedback.md at most 1 MB (evidence is
+# trimmed first, then explanations); each full transcript in the report folder at most 2 MB.
+ITEM_CHARS = 16_000
+NOTE_CHARS = 2_000
+MAX_NOTES = 50
+REPORT_BYTES = 1_000_000
+ATTACHMENT_BYTES = 2_000_000
+# (explanation, evidence) sizes tried in turn until the whole file fits in REPORT_BYTES
+TRIM_STEPS = [(ITEM_CHARS, 8_000), (ITEM_CHARS, 2_000), (8_000, 500), (4_000, 0), (2_000, 0),
+              (800, 0), (200, 0)]
+LEFT_OUT = ("(left out to keep this report small; the full transcripts are in the report "
+            "folder)")
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` with long lines cut (see ``transcript.cap_line``) and, when still longer than
+    ``limit`` characters, its middle left out (saying how much)."""
+    text = cap_lines(text)
+    if len(text) <= limit:
+        return text
+    marker = "\n… {:,} characters left out …\n"
+    room = max(0, limit - len(marker) - 10)
+    head, tail = room * 2 // 3, room // 3
+    left_out = len(text) - head - tail
+    return text[:head] + marker.format(left_out) + (text[-tail:] if tail else "")
+
+
+def fit_bytes(text: str, limit: int) -> str:
+    """``text`` shortened until its UTF-8 form has at most ``limit`` bytes."""
+    text = cap_lines(text)
+    size = len(text.encode("utf-8"))
+    while size > limit:
+        text = shorten(text, max(0, int(len(text) * limit / size * 0.95) - 100))
+        size = len(text.encode("utf-8"))
+    return text
+
+
+def one_line(text, limit: int = 1_000) -> str:
+    """A reason for a list (needs_review.md, the gradebook): one line, bounded."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit] + " …"
 
 
 @dataclass
@@ -48,65 +92,105 @@ class SubmissionReport:
 NOT_JUDGED = "Not judged: the grader could not check this; a TA will look at it."
 
 
-def _check_text(verdict: ItemVerdict, markdown: bool) -> str:
+def _check_text(verdict: ItemVerdict, markdown: bool, limit: int = ITEM_CHARS,
+                evidence: int = 8_000) -> str:
     """The explanation of one item: messages, expected/actual, evidence, notes. An item that
-    was not judged says so first, with why; otherwise only the checks that judged it speak."""
+    was not judged says so first, with why; otherwise only the checks that judged it speak.
+    At most ``limit`` characters, each block of evidence at most ``evidence``."""
     if not verdict.judged:
         parts = [NOT_JUDGED, "Why: " + " ".join(verdict.why_not_judged)]
         for check in verdict.checks:
             for why in check.not_judged_reasons:
                 if why.get("evidence"):
                     title = why.get("evidence_title") or "What the grader saw"
-                    parts.append(_block(title, why["evidence"], markdown))
-        return "\n\n".join(parts)
+                    parts.append(_block(title, str(why["evidence"]), markdown, evidence))
+        return shorten("\n\n".join(parts), limit)
     parts: list[str] = []
     for check in verdict.judging_checks:
         for detail in check.details:
-            parts.append(detail["message"])
+            parts.append(shorten(str(detail["message"]), NOTE_CHARS))
             if detail.get("expected") is not None:
-                parts.append(_block("Expected", str(detail["expected"]), markdown))
+                parts.append(_block("Expected", str(detail["expected"]), markdown, evidence))
             if detail.get("actual") is not None:
-                parts.append(_block("Your program", str(detail["actual"]), markdown))
+                parts.append(_block("Your program", str(detail["actual"]), markdown,
+                                    evidence))
             if detail.get("evidence"):
                 title = detail.get("evidence_title") or (
                     "Transcript («…» is what the grader typed; [dice: …] are the dice it "
                     "loaded)")
-                parts.append(_block(title, detail["evidence"], markdown))
-        parts.extend(check.notes)
+                parts.append(_block(title, str(detail["evidence"]), markdown, evidence))
+        parts.extend(shorten(str(note), NOTE_CHARS) for note in check.notes)
         if check.measurements:
             lines = [f"- {k}: {v}" for k, v in check.measurements.items()]
-            parts.append("Measurements:\n" + "\n".join(lines))
-    return "\n\n".join(p for p in parts if p)
+            parts.append(shorten("Measurements:\n" + "\n".join(lines), NOTE_CHARS))
+    return shorten("\n\n".join(p for p in parts if p), limit)
 
 
-def _block(title: str, body: str, markdown: bool) -> str:
+def _block(title: str, body: str, markdown: bool, limit: int = 8_000) -> str:
+    body = shorten(body, limit) if limit else LEFT_OUT
     if not markdown:
         return f"{title}:\n{body}"
     fence = "````" if "```" in body else "```"
     return f"{title}:\n{fence}text\n{body}\n{fence}"
 
 
+def _notes(report: SubmissionReport) -> list[str]:
+    notes = [shorten(str(n), NOTE_CHARS) for n in report.notes[:MAX_NOTES]]
+    if len(report.notes) > MAX_NOTES:
+        notes.append(f"… and {len(report.notes) - MAX_NOTES} more notes")
+    return notes
+
+
+def _reasons(reasons: list[str]) -> list[str]:
+    return [one_line(r) for r in reasons[:MAX_NOTES]]
+
+
 def results_json(report: SubmissionReport) -> dict:
-    """The Gradescope ``results.json`` schema (plus max_score and review tags)."""
+    """The Gradescope ``results.json`` schema (plus max_score and review tags), at most
+    REPORT_BYTES as written (evidence is trimmed first, then explanations)."""
+    for limit, evidence in TRIM_STEPS:
+        data = _results_json(report, limit, evidence)
+        if len(_json_text(data).encode("utf-8")) <= REPORT_BYTES:
+            break
+    return data
+
+
+def _json_text(data: dict) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _results_json(report: SubmissionReport, limit: int, evidence: int) -> dict:
     tests = []
     for verdict in report.verdicts:
         tags = ["needs-review"] if verdict.item.review else []
         tests.append({"name": verdict.item.title, "number": verdict.item.id,
                       "score": verdict.score, "max_score": verdict.item.points,
-                      "status": verdict.status, "output": _check_text(verdict, False),
+                      "status": verdict.status,
+                      "output": _check_text(verdict, False, limit, evidence),
                       "tags": tags, "visibility": "visible"})
     return {"score": report.score, "max_score": report.rubric.max_score,
             "execution_time": round(report.execution_time, 3),
-            "output": "\n".join(report.notes), "tests": tests,
+            "output": shorten("\n".join(_notes(report)), max(limit, NOTE_CHARS)),
+            "tests": tests,
             "extra_data": {"student": report.student, "assignment": report.rubric.assignment,
-                           "needs_review": report.needs_review, "problems": report.problems,
+                           "needs_review": _reasons(report.needs_review),
+                           "problems": _reasons(report.problems),
                            "not_judged": [v.item.id for v in report.not_judged],
                            # "bubblewrap", or "none: <why>" when runs were not isolated
                            "isolation": sandbox.status().label}}
 
 
 def feedback_markdown(report: SubmissionReport) -> str:
-    """Feedback for the student: the score table first, then each item explained."""
+    """Feedback for the student: the score table first, then each item explained; at most
+    REPORT_BYTES (evidence is trimmed first, then explanations)."""
+    for limit, evidence in TRIM_STEPS:
+        text = _feedback_markdown(report, limit, evidence)
+        if len(text.encode("utf-8")) <= REPORT_BYTES:
+            break
+    return text
+
+
+def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> str:
     rubric = report.rubric
     lines = [f"# {rubric.title}: feedback for {report.student}", "",
              f"**Score: {report.score:g} / {rubric.max_score:g}**", ""]
@@ -115,10 +199,12 @@ def feedback_markdown(report: SubmissionReport) -> str:
         lines += [f"This score is provisional: the grader could not check {ids}, which "
                   "count 0 until a TA has looked at them.", ""]
     if report.notes:
-        lines += ["## How the runs went", ""] + [f"- {n}" for n in report.notes] + [""]
+        lines += ["## How the runs went", ""] + [f"- {n}" for n in _notes(report)] + [""]
     if report.attachments:
         links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments))
-        lines += [f"Full transcripts of every run, nothing left out: {links}.", ""]
+        lines += [f"Full transcripts of every run: {links} (a line longer than {LINE_CAP} "
+                  f"characters, or a run longer than {ATTACHMENT_BYTES // 1_000_000} MB, is "
+                  f"shortened and says so).", ""]
     lines += ["| item | points | result |", "|---|---|---|"]
     for v in report.verdicts:
         mark = "✔" if v.passed else ("½" if v.score > 0 else "✘")
@@ -132,7 +218,7 @@ def feedback_markdown(report: SubmissionReport) -> str:
         mark = "passed" if v.passed else ("not judged" if not v.judged else "not full marks")
         lines += [f"## `{v.item.id}`: {v.item.title} ({v.score:g}/{v.item.points:g}, {mark})",
                   ""]
-        text = _check_text(v, True)
+        text = _check_text(v, True, limit, evidence)
         lines += [text or "Everything the grader checked here was right.", ""]
     return "\n".join(lines)
 
@@ -142,12 +228,15 @@ def write_submission(report: SubmissionReport, folder: Path,
     folder.mkdir(parents=True, exist_ok=True)
     json_path = json_path or folder / "results.json"
     json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(results_json(report), indent=2, ensure_ascii=False))
+    json_path.write_text(_json_text(results_json(report)), encoding="utf-8")
     (folder / "feedback.md").write_text(feedback_markdown(report), encoding="utf-8")
+    inside = folder.resolve()
     for name, text in report.attachments.items():
-        path = folder / name
+        path = (folder / name).resolve()
+        if not path.is_relative_to(inside):
+            continue                    # attachment names are the grader's; keep them in
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        path.write_text(fit_bytes(text, ATTACHMENT_BYTES), encoding="utf-8")
     return json_path
 
 
@@ -168,13 +257,41 @@ def summary_text(report: SubmissionReport) -> str:
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
                      f"{'  ' + first if first and not v.passed else ''}")
-    for note in report.notes:
-        lines.append(f"  note: {note}")
+    for note in report.notes[:MAX_NOTES]:
+        lines.append(f"  note: {one_line(note, 300)}")
     return "\n".join(lines)
+
+
+def unusable_report(rubric: Rubric, student: str, why: str, notes: list[str] = (),
+                    problems: list[str] = ()) -> SubmissionReport:
+    """The report of a submission that could not be graded at all (refused, or without its
+    main file): every item 0, the reason said once, for the student and for a TA."""
+    verdicts = []
+    for item in rubric.items:
+        check = CheckResult(item.id, "submission", fraction=0.0)
+        check.add_detail("No marks: the submission could not be graded (see 'How the runs "
+                         "went' above).")
+        verdicts.append(ItemVerdict(item, 0.0, [check], True))
+    return SubmissionReport(student, rubric, verdicts, 0.0,
+                            [f"Not graded: {why}", *notes], list(problems) or [why])
+
+
+def without_review_marks(verdicts: list[ItemVerdict], why: str) -> list[ItemVerdict]:
+    """The verdicts with every review item at 0: a program that could not run, or that does
+    nothing, earns no marks for its interface, functions or readability."""
+    changed = []
+    for verdict in verdicts:
+        if verdict.item.review:
+            check = CheckResult(verdict.item.id, "nothing to review", fraction=0.0)
+            check.add_detail(f"No marks: {why}")
+            verdict = ItemVerdict(verdict.item, 0.0, [check], True)
+        changed.append(verdict)
+    return changed
 
 
 def missing_result(rubric: Rubric, student: str, why: str) -> dict:
     """A zero results record for a submission that could not be graded."""
+    why = one_line(why)
     return {"score": 0, "max_score": rubric.max_score, "execution_time": 0, "output": why,
             "tests": [{"name": i.title, "number": i.id, "score": 0, "max_score": i.points,
                        "status": "failed", "output": why} for i in rubric.items],
@@ -203,7 +320,7 @@ def write_class(results: list[dict], rubric: Rubric, folder: Path) -> str:
     for r in sorted(results, key=lambda r: r["score"]):
         extra = r.get("extra_data", {})
         if _look_at(r):
-            lines.append(f"- **{extra.get('student')}** ({r['score']:g}): "
+            lines.append(f"- **{one_line(extra.get('student'), 100)}** ({r['score']:g}): "
                          + "; ".join(_look_at(r)))
     if len(lines) == 2:
         lines.append("No submission crashed, hung or confused the grader, and every item was "
@@ -240,7 +357,7 @@ def _look_at(result: dict) -> list[str]:
     """Why a TA must look at a submission: the grader's problems, then the items it could not
     judge (0 for now; see the student's feedback for why)."""
     extra = result.get("extra_data", {})
-    reasons = list(extra.get("problems", []))
+    reasons = [one_line(r, 500) for r in extra.get("problems", [])]
     if extra.get("not_judged"):
         reasons.append("not judged (0 for now, see feedback.md): "
                        + ", ".join(extra["not_judged"]))

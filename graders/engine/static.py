@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import subprocess
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,8 +39,7 @@ def style(path: Path) -> StyleReport:
 
     guide = pycodestyle.StyleGuide(max_line_length=MAX_LINE, reporter=Collect, quiet=True)
     guide.check_files([str(path)])
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace")
-                                  .splitlines(), 1):
+    for number, line in enumerate(source_text(path).splitlines(), 1):
         if len(line) > MAX_LINE:
             report.long_lines.append((number, len(line)))
     return report
@@ -54,7 +55,8 @@ class CodeFacts:
     names: list[str]                     # assigned names and parameters (not loop variables)
     classes: list[str]
     strings: list[str]                   # string literals given to print() and input()
-    parse_error: str | None = None
+    parse_error: str | None = None       # also: bytes Python refuses to read (not UTF-8)
+    work: dict = field(default_factory=dict)   # statements that do something (see own_work)
 
 
 @functools.lru_cache(maxsize=256)
@@ -78,3 +80,29 @@ def facts(path: Path) -> CodeFacts:
 def calls_to_print_and_input(path: Path) -> list[str]:
     """String literals passed to print() and input() (for spelling and wording checks)."""
     return facts(path).strings
+
+
+def source_text(path: Path) -> str:
+    """The file's text as Python reads it: a byte-order mark dropped, a coding line honoured
+    (bytes that do not decode are replaced)."""
+    data = Path(path).read_bytes()
+    try:
+        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+        return data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return data.decode("utf-8", "replace").removeprefix("\ufeff")
+
+
+def own_work(path: Path, template: Path | None = None) -> int:
+    """How many statements of the file do something (not pass, docstrings, imports,
+    constants or a bare ``main()``), leaving out functions copied unchanged from the
+    template. 0 means the file does nothing of its own: it is empty, or it is the template
+    (perhaps with comments or docstrings filled in)."""
+    work = facts(path).work or {}
+    given = (facts(template).work or {}).get("functions", {}) \
+        if template is not None and Path(template).is_file() else {}
+    total = work.get("top", 0)
+    for name, (fingerprint, count) in work.get("functions", {}).items():
+        if given.get(name, [None])[0] != fingerprint:
+            total += count
+    return total

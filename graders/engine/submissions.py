@@ -1,38 +1,300 @@
-"""Finding submissions: one file, one folder, or a class folder (e.g. a Canvas bulk download).
+"""Finding submissions: one file, one folder, a ``.zip``, or a class folder (e.g. a Canvas bulk
+download).
 
 Canvas names loose files ``lastfirst_12345_67890_a5.py`` (``_LATE_`` may follow the name, and
 a resubmission gets ``-1``); each student's files are grouped under the name before the ids.
+
+A submission is files, not links. Its files are copied, when it is found, into a private folder
+of the grader's own, and everything the grader reads afterwards (the run folders, the static
+checks) comes from those copies. Only regular files are copied: a symbolic link, a hard link,
+a device, a named pipe or a socket among a submission's files refuses the whole submission
+(it scores 0 and is listed for a TA), so a link to the reference solution earns nothing.
+Files are opened relative to their folder and with ``O_NOFOLLOW``, so no path the student
+controls is followed. A ``.zip`` (Canvas's form for multi-file submissions) is unpacked by
+reading its members, never by writing to the paths it names.
 """
 from __future__ import annotations
 
+import atexit
+import io
+import os
 import re
+import shutil
+import stat
+import tempfile
+import tokenize
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import static
+from .rubric import KIT_ROOT, Rubric
+
 CANVAS = re.compile(r"^(?P<student>[a-z0-9]+?)(?:_late)?_(?:\d+_)+(?P<file>.+?)(?:-\d+)?"
                     r"(?P<ext>\.\w+)$", re.I)
-IGNORED = {"__pycache__", ".git", ".DS_Store", "__MACOSX", ".venv", "venv"}
+IGNORED = {"__pycache__", ".git", ".DS_Store", "__MACOSX", ".venv", "venv", ".idea",
+           ".vscode"}
+
+MAX_FILE_BYTES = 2_000_000         # a bigger file is left out (and listed for a TA)
+MAX_FILES = 200                    # files taken from one submission folder
+MAX_ZIP_BYTES = 20_000_000         # a .zip larger than this, unpacked, is refused
+MAX_ZIP_MEMBERS = 500
+BOM = b"\xef\xbb\xbf"
+
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass
 class Submission:
-    """One student's work: where it came from and the files to copy into the run folder."""
+    """One student's work: where it came from and the grader's copies of its files."""
 
     student: str
     folder: Path
-    files: dict[str, Path]                 # name in the run folder -> original file
+    files: dict[str, Path]                 # name in the run folder -> the grader's own copy
     main_name: str
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)       # for the student's feedback
+    problems: list[str] = field(default_factory=list)    # for a TA (needs_review.md)
+    refused: str | None = None             # why it cannot be graded at all (e.g. a link)
+    seen: list[str] = field(default_factory=list)        # what the submission held
 
     @property
     def main(self) -> Path | None:
-        return self.files.get(self.main_name)
+        return None if self.refused else self.files.get(self.main_name)
 
     @property
     def found(self) -> bool:
         return self.main is not None
 
+    @property
+    def missing_why(self) -> str:
+        """Why there is nothing to grade, in one sentence naming what was found."""
+        if self.refused:
+            return self.refused
+        if not self.seen:
+            return f"no {self.main_name}: the submission is empty"
+        listed = ", ".join(self.seen[:20])
+        if len(self.seen) > 20:
+            listed += f" and {len(self.seen) - 20} more"
+        return f"no {self.main_name}: the submission holds {listed}"
 
+
+class Refused(Exception):
+    """A submission the grader will not take (a link, a device, a bad .zip)."""
+
+
+def shown(name: str) -> str:
+    """A file name as it may appear in a report: printable, on one line."""
+    return name if name.isprintable() else repr(name)
+
+
+def safe_student(name: str) -> str:
+    """A student name usable as a report folder and on one line of a report."""
+    cleaned = re.sub(r"[^\w.-]", "_", name, flags=re.ASCII).lstrip(".")[:100]
+    return cleaned or "student"
+
+
+# --------------------------------------------------------------------- reading safely
+def read_regular_file(path: Path, limit: int = MAX_FILE_BYTES,
+                      dir_fd: int | None = None) -> bytes | None:
+    """The bytes of a regular file, or None when it is missing, a link, a pipe, a device or
+    larger than ``limit``. For files a student's program may have made (the run folder)."""
+    try:
+        handle = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(handle)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(handle, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return None if size > limit else b"".join(chunks)
+    finally:
+        os.close(handle)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _refusal(what: str, kind: str) -> str:
+    advice = "a copy, not a link" if "link" in kind else "a regular file"
+    return (f"{what} is {kind}, not a file: the grader only takes regular files that belong "
+            f"to the submission. Submit the file itself ({advice}).")
+
+
+class _Stage:
+    """The grader's private copies of one submission's files."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="kit-sub-"))
+        _made.append(self.folder)
+        self.files: dict[str, Path] = {}
+        self.problems: list[str] = []
+
+    def add(self, name: str, data: bytes) -> None:
+        if name in self.files:
+            return
+        path = self.folder / name
+        try:
+            handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o644)
+        except (OSError, ValueError):
+            self.problems.append(f"{shown(name)} left out: the name cannot be used here")
+            return
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        self.files[name] = path
+
+    def copy(self, dir_fd: int, name: str, as_name: str, what: str) -> None:
+        """Copy one entry of an open folder; refuse anything but a regular file."""
+        try:
+            handle = os.open(name, _OPEN_FLAGS, dir_fd=dir_fd)
+        except OSError as exc:
+            info = _lstat(dir_fd, name)
+            if info is not None and not stat.S_ISREG(info.st_mode):
+                raise Refused(_refusal(what, _kind(info.st_mode))) from None
+            raise Refused(f"{what} could not be read ({exc.strerror}).") from None
+        try:
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode):
+                raise Refused(_refusal(what, _kind(info.st_mode)))
+            if info.st_nlink > 1:
+                raise Refused(f"{what} has {info.st_nlink} names on this disk (a hard link to "
+                              f"another file): the grader only takes files that belong to the "
+                              f"submission alone. Submit a copy of the file, not a link.")
+            if info.st_size > MAX_FILE_BYTES:
+                self.problems.append(f"{what} left out: {info.st_size:,} bytes (the limit is "
+                                     f"{MAX_FILE_BYTES:,})")
+                return
+            data = os.read(handle, MAX_FILE_BYTES + 1)
+            while len(data) <= MAX_FILE_BYTES:
+                more = os.read(handle, MAX_FILE_BYTES + 1 - len(data))
+                if not more:
+                    break
+                data += more
+        finally:
+            os.close(handle)
+        if len(data) > MAX_FILE_BYTES:
+            self.problems.append(f"{what} left out: larger than {MAX_FILE_BYTES:,} bytes")
+            return
+        self.add(as_name, data)
+
+
+_made: list[Path] = []
+
+
+@atexit.register
+def _remove_stages() -> None:
+    for folder in _made:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _lstat(dir_fd: int, name: str) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return None
+
+
+def _open_folder(path: Path, dir_fd: int | None = None) -> int:
+    return os.open(path, _DIR_FLAGS, dir_fd=dir_fd)
+
+
+def _entries(dir_fd: int) -> list[tuple[str, os.stat_result]]:
+    """The folder's entries worth looking at (not caches, editors' or version control's)."""
+    found = []
+    for name in sorted(os.listdir(dir_fd)):
+        if name in IGNORED or name.startswith("._"):
+            continue
+        info = _lstat(dir_fd, name)
+        if info is not None:
+            found.append((name, info))
+    return found
+
+
+# --------------------------------------------------------------------- zips
+def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[str]) -> str:
+    """The files of a .zip, from the folder that holds the main file (or its only folder)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise Refused(f"{what} could not be opened as a .zip ({exc}).") from None
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise Refused(f"{what} holds {len(members)} entries; the grader unpacks at most "
+                      f"{MAX_ZIP_MEMBERS}.")
+    files = []
+    for member in members:
+        name = member.filename.replace("\\", "/")
+        parts = [p for p in name.split("/") if p]
+        if name.startswith("/") or ".." in parts or re.match(r"^[A-Za-z]:", name):
+            raise Refused(f"{what} names a path outside itself ({shown(member.filename)}); "
+                          f"the grader does not unpack such a .zip.")
+        if stat.S_ISLNK(member.external_attr >> 16):
+            raise Refused(_refusal(f"{shown(member.filename)} in {what}", "a symbolic link"))
+        junk = any(p in IGNORED or p.startswith("._") for p in parts)
+        if member.is_dir() or not parts or junk:
+            continue
+        if member.flag_bits & 0x1:
+            raise Refused(f"{what} is encrypted; submit a .zip without a password.")
+        files.append((parts, member))
+        seen.append(f"{what}: {shown('/'.join(parts))}")
+    total = sum(m.file_size for _, m in files)
+    if total > MAX_ZIP_BYTES:
+        raise Refused(f"{what} unpacks to {total:,} bytes; the grader unpacks at most "
+                      f"{MAX_ZIP_BYTES:,}.")
+    mains = sorted((p for p, _ in files if p[-1].lower() == main_name.lower()), key=len)
+    if mains:
+        where = mains[0][:-1]
+    else:
+        tops = {tuple(p[:1]) for p, _ in files if len(p) > 1}
+        where = list(tops.pop()) if len(tops) == 1 and all(len(p) > 1 for p, _ in files) \
+            else []
+    for parts, member in files:
+        if parts[:-1] != where:
+            continue
+        if member.file_size > MAX_FILE_BYTES:
+            stage.problems.append(f"{shown('/'.join(parts))} in {what} left out: "
+                                  f"{member.file_size:,} bytes")
+            continue
+        try:
+            with archive.open(member) as handle:
+                content = handle.read(MAX_FILE_BYTES + 1)
+        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError) as exc:
+            raise Refused(f"{shown(member.filename)} in {what} could not be unpacked "
+                          f"({exc}).") from None
+        if len(content) <= MAX_FILE_BYTES:
+            stage.add(parts[-1], content)
+    return f"the files in {shown('/'.join(where))}/" if where else "its files"
+
+
+def _unpack_zips(stage: _Stage, main_name: str, notes: list[str], seen: list[str]) -> None:
+    """A submission without its main file but with a .zip: the .zip's files, unpacked."""
+    if main_name in stage.files or main_name.lower() in (n.lower() for n in stage.files):
+        return
+    for name in [n for n in stage.files if n.lower().endswith(".zip")]:
+        data = stage.files.pop(name).read_bytes()
+        taken = _unpack(data, shown(name), main_name, stage, seen)
+        notes.append(f"unpacked {shown(name)} and graded {taken}")
+        stage.problems.append(f"unpacked {shown(name)} and graded {taken}")
+
+
+# --------------------------------------------------------------------- the main file
 def _main_in(files: dict[str, Path], main_name: str, notes: list[str]) -> dict[str, Path]:
     """Make sure the main file has its required name (rename a lone .py file if need be)."""
     if main_name in files:
@@ -40,57 +302,253 @@ def _main_in(files: dict[str, Path], main_name: str, notes: list[str]) -> dict[s
     lower = {name.lower(): name for name in files}
     if main_name.lower() in lower:
         original = lower[main_name.lower()]
-        notes.append(f"used {original} as {main_name}")
+        notes.append(f"used {shown(original)} as {main_name}")
         files[main_name] = files.pop(original)
         return files
     python_files = [n for n in files if n.endswith(".py") and not n.startswith("test_")]
     if len(python_files) == 1:
-        notes.append(f"used {python_files[0]} as {main_name} (the only Python file)")
+        notes.append(f"used {shown(python_files[0])} as {main_name} (the only Python file)")
         files[main_name] = files.pop(python_files[0])
     return files
 
 
+def encoding_problem(data: bytes) -> str | None:
+    """Why Python would refuse to run a file with these bytes, or None.
+
+    Python reads a program as UTF-8 unless its first two lines declare another encoding
+    (PEP 263); a byte that is not UTF-8 (Latin-1 'é' in a comment, say) stops the program
+    with a SyntaxError before its first line runs.
+    """
+    try:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        except SyntaxError as exc:
+            if re.search(rb"^[ \t\f]*#.*?coding[:=]", b"\n".join(data.split(b"\n")[:2]),
+                         re.M):
+                return str(exc)            # a coding line Python does not understand
+            encoding = "utf-8"             # a byte that is not UTF-8 in the first two lines
+        data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        start = getattr(exc, "start", 0)
+        line = data.count(b"\n", 0, start) + 1
+        byte = data[start:start + 1]
+        return (f"byte {byte!r} on line {line} is not UTF-8 and the file declares no other "
+                f"encoding")
+    return None
+
+
+def _inspect_main(submission: Submission) -> None:
+    """Note what Python itself makes of the main file's bytes (for a TA and the student)."""
+    main = submission.main
+    if main is None:
+        return
+    data = main.read_bytes()
+    name = submission.main_name
+    if not data.strip():
+        submission.problems.append(f"{name} is empty")
+    elif data.startswith(BOM):
+        submission.notes.append(f"{name} starts with a byte-order mark (an invisible "
+                                "character some editors add); Python ignores it, and so did "
+                                "the grader.")
+        submission.problems.append(f"{name} starts with a UTF-8 byte-order mark (graded as "
+                                   "Python runs it; nothing deducted)")
+    problem = encoding_problem(data) if data.strip() else None
+    if problem:
+        submission.problems.append(f"{name} is not saved as UTF-8 ({problem}): Python refuses "
+                                   "to run it, and it was graded as that SyntaxError")
+
+
+def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: list[str],
+            seen: list[str], refused: str | None = None) -> Submission:
+    notes = list(notes)
+    files: dict[str, Path] = {}
+    if refused is None:
+        try:
+            _unpack_zips(stage, main_name, notes, seen)
+        except Refused as exc:
+            refused = str(exc)
+        files = _main_in(dict(stage.files), main_name, notes)
+    submission = Submission(safe_student(student), folder, files, main_name, notes,
+                            list(stage.problems), refused, seen)
+    if refused:
+        submission.files = {}
+        submission.problems.insert(0, f"refused: {refused}")
+    _inspect_main(submission)
+    return submission
+
+
+# --------------------------------------------------------------------- finding submissions
+def _take_folder(dir_fd: int, prefix: str, stage: _Stage, seen: list[str]) -> None:
+    """Copy a folder's files (not its subfolders); refuse links and special files."""
+    taken = 0
+    for name, info in _entries(dir_fd):
+        what = shown(prefix + name)
+        if stat.S_ISDIR(info.st_mode):
+            seen.append(what + "/")
+            continue
+        seen.append(what)
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(_refusal(what, _kind(info.st_mode)))
+        taken += 1
+        if taken > MAX_FILES:
+            raise Refused(f"the submission holds more than {MAX_FILES} files.")
+        stage.copy(dir_fd, name, name, what)
+
+
+def _from_folder(path: Path, main_name: str, stage: _Stage, notes: list[str],
+                 seen: list[str], parent_fd: int | None = None) -> None:
+    handle = _open_folder(path if parent_fd is None else path.name, parent_fd)
+    try:
+        _take_folder(handle, "", stage, seen)
+        names = {n.lower() for n in stage.files}
+        if main_name.lower() in names or any(n.endswith(".zip") for n in names):
+            return
+        folders = [(n, i) for n, i in _entries(handle) if stat.S_ISDIR(i.st_mode)]
+        if len(folders) != 1:
+            return
+        inner = _open_folder(folders[0][0], handle)
+        try:
+            info = _lstat(inner, main_name)
+            if info is None:
+                return
+            notes.append(f"found {main_name} inside {shown(folders[0][0])}/")
+            _take_folder(inner, folders[0][0] + "/", stage, [])
+        finally:
+            os.close(inner)
+    finally:
+        os.close(handle)
+
+
 def from_path(path: Path, main_name: str, student: str | None = None) -> Submission:
-    """A submission given as one file or as a folder holding the main file."""
+    """A submission given as one file (perhaps a .zip) or as a folder holding the main file.
+
+    The path itself is the TA's choice; what it holds is the student's, and is taken only as
+    regular files (see the module's docstring).
+    """
     path = Path(path)
     notes: list[str] = []
-    if path.is_file():
-        files = {path.name: path}
+    seen: list[str] = []
+    stage = _Stage()
+    name = student or (path.stem if not path.is_dir() else path.name)
+    info = _safe_lstat(path)
+    try:
+        if path.is_dir():
+            _from_folder(path.resolve(), main_name, stage, notes, seen)
+            return _finish(name, path, stage, main_name, notes, seen)
+        if info is None:
+            return _finish(name, path.parent, stage, main_name, notes, seen)
+        as_name = path.name
         match = CANVAS.match(path.name)
         if match and path.name != main_name:
-            files = {match.group("file") + match.group("ext"): path}
-        folder = path.parent
-    else:
-        folder = path
-        files = {p.name: p for p in sorted(path.iterdir())
-                 if p.is_file() and p.name not in IGNORED} if path.is_dir() else {}
-        if main_name not in files and path.is_dir():
-            nested = [d for d in path.iterdir() if d.is_dir() and d.name not in IGNORED]
-            if len(nested) == 1 and (nested[0] / main_name).exists():
-                notes.append(f"found {main_name} inside {nested[0].name}/")
-                files = {p.name: p for p in nested[0].iterdir() if p.is_file()}
-    files = _main_in(files, main_name, notes)
-    return Submission(student or path.stem if path.is_file() else student or path.name,
-                      folder, files, main_name, notes)
+            as_name = match.group("file") + match.group("ext")
+        seen.append(shown(path.name))
+        parent = _open_folder(path.parent.resolve())
+        try:
+            stage.copy(parent, path.name, as_name, shown(path.name))
+        finally:
+            os.close(parent)
+    except Refused as exc:
+        return _finish(name, path.parent, stage, main_name, notes, seen, str(exc))
+    except OSError as exc:
+        return _finish(name, path.parent, stage, main_name, notes, seen,
+                       f"{shown(path.name)} could not be read ({exc.strerror}).")
+    return _finish(name, path.parent, stage, main_name, notes, seen)
 
 
-def discover(folder: Path, main_name: str) -> list[Submission]:
-    """Every submission in a class folder: subfolders, then loose (Canvas-named) files."""
-    folder = Path(folder)
+def _safe_lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def discover(folder: Path, main_name: str, students: set[str] | None = None) \
+        -> list[Submission]:
+    """Every submission in a class folder: subfolders, then loose (Canvas-named) files.
+
+    ``students``: only these (the others are found but not copied).
+    """
+    folder = Path(folder).resolve()
     found: list[Submission] = []
-    loose: dict[str, dict[str, Path]] = {}
-    for entry in sorted(folder.iterdir()):
-        if entry.name in IGNORED or entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            found.append(from_path(entry, main_name, entry.name))
-        elif entry.is_file():
-            match = CANVAS.match(entry.name)
-            student = match.group("student") if match else entry.stem
-            name = match.group("file") + match.group("ext") if match else entry.name
-            loose.setdefault(student, {})[name] = entry
-    for student, files in loose.items():
-        notes: list[str] = []
-        files = _main_in(dict(files), main_name, notes)
-        found.append(Submission(student, folder, files, main_name, notes))
+    loose: dict[str, dict[str, tuple[str, os.stat_result]]] = {}
+    handle = _open_folder(folder)
+    try:
+        for entry, info in _entries(handle):
+            if entry.startswith("."):
+                continue
+            if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+                match = CANVAS.match(entry)
+                student = match.group("student") if match else Path(entry).stem
+                if students is None or safe_student(student) in students:
+                    found.append(_finish(student, folder, _Stage(), main_name, [],
+                                         [shown(entry)],
+                                         _refusal(shown(entry), _kind(info.st_mode))))
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                if students is not None and safe_student(entry) not in students:
+                    continue
+                found.append(_one_folder(folder / entry, entry, main_name, handle))
+                continue
+            match = CANVAS.match(entry)
+            student = match.group("student") if match else Path(entry).stem
+            name = match.group("file") + match.group("ext") if match else entry
+            loose.setdefault(student, {})[name] = (entry, info)
+        for student, files in loose.items():
+            if students is not None and safe_student(student) not in students:
+                continue
+            stage, seen, refused = _Stage(), [], None
+            try:
+                for name, (entry, _) in files.items():
+                    seen.append(shown(entry))
+                    stage.copy(handle, entry, name, shown(entry))
+            except Refused as exc:
+                refused = str(exc)
+            found.append(_finish(student, folder, stage, main_name, [], seen, refused))
+    finally:
+        os.close(handle)
     return found
+
+
+def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Submission:
+    stage, notes, seen = _Stage(), [], []
+    try:
+        _from_folder(path, main_name, stage, notes, seen, parent_fd)
+    except Refused as exc:
+        return _finish(student, path, stage, main_name, notes, seen, str(exc))
+    except OSError as exc:
+        return _finish(student, path, stage, main_name, notes, seen,
+                       f"{shown(path.name)}/ could not be read ({exc.strerror}).")
+    return _finish(student, path, stage, main_name, notes, seen)
+
+
+# --------------------------------------------------------------------- nothing to review
+def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
+                      verdicts: list) -> str | None:
+    """Why the review items (a TA's items: interface, functions, readability) must get no
+    marks, or None. They mark how a working program looks and reads, so they give nothing to
+    a file Python cannot run, to code that does nothing (an empty file, the unchanged
+    template), or to a program that in every run of the grader asked nothing and printed
+    nothing readable while no automatic item found anything right either."""
+    main = submission.main
+    if main is None:
+        return None
+    facts = static.facts(main)
+    if facts.parse_error:
+        return (f"the program cannot start: Python stops at {submission.main_name} "
+                f"({facts.parse_error})")
+    template = KIT_ROOT / "student_template" / rubric.assignment
+    names = [n for n in rubric.files if n.endswith(".py") and n in submission.files]
+    if all(static.own_work(submission.files[n], template / n) == 0
+           for n in names or [submission.main_name]):
+        if not main.read_bytes().strip():
+            return f"{submission.main_name} is empty"
+        shown_names = ", ".join(names or [submission.main_name])
+        return (f"{shown_names} has no code of its own: apart from what the template gives, "
+                "it only has empty functions (pass), docstrings, comments or constants")
+    mine = [r for r in runs if not r.get("grader_problem")
+            and r.get("program") in (None, *submission.files)]
+    scored = any(v.score > 0 for v in verdicts if not v.item.review)
+    if mine and not scored and not any(r.get("asked") or r.get("readable") for r in mine):
+        return (f"in none of the grader's {len(mine)} runs did the program ask a question or "
+                f"print readable text ({mine[0].get('ended_how', '').rstrip('.')})")
+    return None

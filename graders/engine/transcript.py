@@ -10,8 +10,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from . import harness
+
+LINE_CAP = 500          # characters of one screen line shown in feedback and transcripts
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-B]"
                   r"|\x1b[=>78c]")
+
+
+def cap_line(line: str, limit: int = LINE_CAP) -> str:
+    """A line cut to ``limit`` characters, saying how much was left out."""
+    if len(line) <= limit:
+        return line
+    return f"{line[:limit]} … {len(line) - limit:,} characters left out"
+
+
+def cap_lines(text: str, limit: int = LINE_CAP) -> str:
+    """Every line of ``text`` cut to ``limit`` characters (see ``cap_line``)."""
+    if len(text) <= limit:
+        return text
+    return "\n".join(cap_line(line, limit) for line in text.split("\n"))
 
 
 def clean(text: str) -> str:
@@ -74,6 +92,8 @@ class Transcript:
             parts.append(piece)
             self.marks.append(Mark("out", length, piece, {}))
         self.text = "".join(parts)
+        if self.outcome.get("status"):
+            _record_run(self)
 
     # ------------------------------------------------------------------ queries
     def tail_text(self, lines: int) -> str:
@@ -112,7 +132,14 @@ class Transcript:
         if status == "exit":
             return f"The program exited with status {self.outcome.get('code')}."
         if status == "syntax-error":
-            return f"The program could not start: {self.outcome.get('error')}"
+            error = cap_line(str(self.outcome.get("error")), 300)
+            if "Non-UTF-8" in error:
+                # Python reads a program as UTF-8 (PEP 263): the usual cause is an editor
+                # that saved an accented letter (often in a comment) as Latin-1
+                return (f"The program could not start: {error}. Python reads a program as "
+                        "UTF-8; save the file with the UTF-8 encoding (your editor's "
+                        "'Save with Encoding' or 'File Encoding' setting) and run it again.")
+            return f"The program could not start: {error}"
         if status in ("exception", "import-error"):
             error = (self.outcome.get("error") or "").strip().splitlines()
             return f"The program crashed: {error[-1] if error else 'an exception'}"
@@ -153,9 +180,48 @@ class Transcript:
                 else:
                     prefix = "" if not out or out[-1].endswith("\n") else "\n"
                     out.append(f"{prefix}[dice: {faces}]\n")
-        lines = "".join(out).splitlines()
+        lines = [cap_line(line) for line in "".join(out).splitlines()]
         if len(lines) > max_lines:
             keep = max_lines // 2
             lines = lines[:keep] + [f"... ({len(lines) - 2 * keep} lines left out) ..."] + \
                 lines[-keep:]
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- runs, for the plugin
+# Every finished run's transcript is noted under the submission being graded (the harness's
+# ``current_owner``), so the plugin can tell a program that never ran from one that did.
+_runs: dict[int, tuple[str | None, dict, dict]] = {}
+READABLE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
+
+
+def _readable(line: str) -> bool:
+    """A line a person could read: two words, and mostly letters and spaces."""
+    letters = sum(ch.isalpha() or ch == " " for ch in line)
+    return bool(READABLE.search(line)) and letters >= len(line.strip()) / 2
+
+
+def _record_run(transcript: "Transcript") -> None:
+    outcome, owner = transcript.outcome, harness.current_owner
+    seen = _runs.get(id(outcome))
+    if owner is None or (seen and seen[2]["length"] == len(transcript.text)):
+        return
+    text = transcript.text
+    if outcome.get("status") == "syntax-error":
+        text = ""
+    elif transcript.crashed and "Traceback (most recent call last):" in text:
+        text = text[:text.rindex("Traceback (most recent call last):")]
+    summary = {"program": outcome.get("program"), "status": outcome.get("status"),
+               "asked": bool(transcript.prompts),
+               "readable": any(_readable(line[:LINE_CAP]) for line in text.splitlines()),
+               "grader_problem": bool(outcome.get("grader_problem")),
+               "ended_how": transcript.ended_how, "length": len(transcript.text)}
+    # keyed by the outcome object (kept alive here), so a run seen twice is noted once
+    _runs[id(outcome)] = (owner, outcome, summary)
+
+
+def take_runs(owner: str | None) -> list[dict]:
+    """Summaries of the finished runs started for ``owner`` (forgotten once taken):
+    ``program``, ``status``, ``asked``, ``readable``, ``grader_problem``, ``ended_how``."""
+    mine = [key for key, (who, _, _) in list(_runs.items()) if who == owner]
+    return [_runs.pop(key)[2] for key in mine]
