@@ -34,6 +34,7 @@ from . import pythons, sandbox
 from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
+MAX_EVENT_LINE = 1_000_000      # bytes of one side-channel event (function results included)
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -158,6 +159,20 @@ class Event:
     data: dict = field(default_factory=dict)
 
 
+def _valid_event(event) -> bool:
+    """A side-channel event has the shape the boot file writes (a program could forge one):
+    anything else is dropped, and fields the grader reads get their expected types."""
+    if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
+        return False
+    if not isinstance(event.get("out", 0), int) or isinstance(event.get("out"), bool):
+        event["out"] = 0
+    for key, kind in (("prompt", str), ("text", str), ("stack", list), ("req", dict),
+                      ("results", list), ("load", dict)):
+        if key in event and not isinstance(event[key], kind):
+            event[key] = kind()
+    return True
+
+
 class _Spawn(pexpect.spawn):
     """pexpect.spawn that keeps the side-channel pipes open in the child."""
 
@@ -178,7 +193,8 @@ def prepare_workdir(files, extra: dict[str, str] | None = None) -> Path:
     named = files.items() if isinstance(files, dict) else ((Path(p).name, p) for p in files)
     for name, path in named:
         path = Path(path)
-        if path.is_file() and path.stat().st_size <= 2_000_000:
+        # regular files only: a link could point at anything the grader can read
+        if not path.is_symlink() and path.is_file() and path.stat().st_size <= 2_000_000:
             shutil.copy2(path, workdir / name)
     for name, text in (extra or {}).items():
         (workdir / name).write_text(text)
@@ -220,6 +236,7 @@ class Child:
         self._call_allowance = 0.0       # calls mode: CPU seconds a batch of calls may take
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._event_buffer = b""
+        self._event_bytes = 0
         self._pending: list[dict] = []
         self._events_open = True
         self._proc: _Spawn | None = None
@@ -517,12 +534,23 @@ class Child:
             return
         self._active()
         self._event_buffer += data
+        self._event_bytes += len(data)
         *lines, self._event_buffer = self._event_buffer.split(b"\n")
         for line in lines:
             try:
-                self._pending.append(json.loads(line))
+                event = json.loads(line)
             except ValueError:
                 continue
+            if _valid_event(event):
+                self._pending.append(event)
+        # the side channel is written by code inside the student's process: a program that
+        # floods it is stopped like one that floods the screen
+        if len(self._event_buffer) > MAX_EVENT_LINE or \
+                self._event_bytes > max(4 * self.limits.output_bytes, 4_000_000):
+            self._event_buffer = b""
+            self._pending.clear()
+            self._stop("output", "wrote too much on the grader's side channel (its own "
+                                 "events are far shorter)")
 
     def _answer_draw(self, event: dict) -> None:
         self.draw_count += 1
@@ -531,7 +559,11 @@ class Child:
             self._stop("draws", f"made more than {self.limits.max_draws:,} random draws "
                                 "(an endless loop?)")
             return
-        value, faces = self.policy.answer(event)
+        try:
+            value, faces = self.policy.answer(event)
+        except Exception:     # noqa: BLE001 - a forged request (the boot file sends valid ones)
+            self.reply({"value": None})         # the program's own generator answers
+            return
         reply = {"value": value}
         names = list(getattr(self.policy, "names", None) or [])
         if names and names != self._sent_names:
