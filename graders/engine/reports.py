@@ -30,14 +30,15 @@ LEFT_OUT = ("(left out to keep this report small; the full transcripts are in th
 def shorten(text: str, limit: int) -> str:
     """``text`` with long lines cut (see ``transcript.cap_line``) and, when still longer than
     ``limit`` characters, its middle left out (saying how much)."""
-    text = cap_lines(text)
-    if len(text) <= limit:
-        return text
-    marker = "\n… {:,} characters left out …\n"
-    room = max(0, limit - len(marker) - 10)
-    head, tail = room * 2 // 3, room // 3
-    left_out = len(text) - head - tail
-    return text[:head] + marker.format(left_out) + (text[-tail:] if tail else "")
+    if len(text) > limit:
+        marker = "\n… {:,} characters left out …\n"
+        room = max(0, limit - len(marker) - 10)
+        head, tail = room * 2 // 3, room // 3
+        text = (cap_lines(text[:head]) + marker.format(len(text) - head - tail)
+                + (cap_lines(text[-tail:]) if tail else ""))
+    else:
+        text = cap_lines(text)
+    return text[:limit]
 
 
 def fit_bytes(text: str, limit: int) -> str:
@@ -313,7 +314,7 @@ def write_class(results: list[dict], rubric: Rubric, folder: Path) -> str:
         for r in results:
             by_id = {t["number"]: t["score"] for t in r["tests"]}
             extra = r.get("extra_data", {})
-            writer.writerow([extra.get("student"), r["score"], rubric.max_score,
+            writer.writerow([one_line(extra.get("student"), 100), r["score"], rubric.max_score,
                              *[by_id.get(i, 0) for i in ids], "; ".join(_look_at(r))])
     review_items = [i.id for i in rubric.items if i.review]
     lines = [f"# {rubric.title}: submissions that need a human look", ""]

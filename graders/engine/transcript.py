@@ -29,7 +29,7 @@ def cap_lines(text: str, limit: int = LINE_CAP) -> str:
     """Every line of ``text`` cut to ``limit`` characters (see ``cap_line``)."""
     if len(text) <= limit:
         return text
-    return "\n".join(cap_line(line, limit) for line in text.split("\n"))
+    return re.sub(f"[^\n]{{{limit + 1},}}", lambda long: cap_line(long.group(), limit), text)
 
 
 def clean(text: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.engine.session import Session
+from graders.engine.submissions import read_regular_file
 from graders.engine.transcript import Transcript
 
 from . import diagnose
@@ -131,10 +132,9 @@ def finish(session: Session, workdir: Path, typed: list[str], **found) -> Played
     if record_path.is_dir():
         record = "<folder>"
     else:
-        try:
-            record = record_path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            record = None
+        # the program's own file: read only if it is a regular file (never through a link)
+        data = read_regular_file(record_path, 1_000_000)
+        record = None if data is None else data.decode("utf-8", "replace")
     remove_workdir(workdir)
     transcript = session.transcript
     played = Played(transcript, cut(transcript), typed, record=record, **found)

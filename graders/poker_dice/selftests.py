@@ -19,6 +19,7 @@ from graders.engine import pythons
 from graders.engine.harness import Child, prepare_workdir
 from graders.engine.rubric import KIT_ROOT
 from graders.engine.session import Session
+from graders.engine.submissions import read_regular_file
 
 from .runner import limits_within, remove_workdir
 
@@ -258,10 +259,10 @@ def _run(base: Path, results_file: str, folders: list[str], seconds_left: float,
 
 def _read(path: Path, evidence: TestEvidence) -> None:
     """The folders' results from the results file."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
+    data = read_regular_file(path, 5_000_000)       # written in the run folder: no links
+    if data is None:
         return
+    lines = data.decode("utf-8", "replace").splitlines()
     for line in lines:
         try:
             data = json.loads(line)
