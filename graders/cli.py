@@ -21,7 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .engine import plugin, reports, sandbox, submissions
+from .engine import html, plugin, reports, sandbox, submissions
 from .engine.rubric import KIT_ROOT, Rubric
 
 GRADERS = Path(__file__).resolve().parent
@@ -140,11 +140,12 @@ def cmd_grade_all(args) -> int:
             results.append(reports.missing_result(rubric, s.student,
                                                   "the grader failed on it"))
     summary = reports.write_class(results, rubric, out)
+    html.write_class_pages(results, rubric, out, found)   # HTML pages, similarity.md
     print(summary)
     elapsed = time.monotonic() - started
     print(f"\nGraded {len(found)} submissions in {elapsed:.1f} s with {jobs} worker(s).")
-    print(f"Reports: {out}/<student>/feedback.md, {out}/gradebook.csv, "
-          f"{out}/needs_review.md, {out}/class_report.md")
+    print(f"Reports: {out}/index.html, {out}/<student>/feedback.md, {out}/gradebook.csv, "
+          f"{out}/needs_review.md, {out}/class_report.md, {out}/similarity.md")
     return 1 if failed else 0
 
 
