@@ -6,10 +6,13 @@ Reports (2-core targets from the PocoLoco issue in brackets):
   3. overhead: the grader's scenario runs vs. the same answers piped to the same program
      with the same dice, without the grader                              [<= 1.5x]
   4. a program that hangs, as the worst case per submission              [<= 15 s]
+  5. isolation: the cost of the bubblewrap sandbox per run and per grade command
+     (the same runs with GRADER_SANDBOX=off)
 """
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -21,7 +24,8 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(KIT))
 
-from graders.engine import pythons  # noqa: E402
+from graders.engine import pythons, sandbox  # noqa: E402
+from graders.engine.harness import Child, prepare_workdir  # noqa: E402
 from graders.engine.submissions import from_path  # noqa: E402
 from graders.pocoloco.play import play  # noqa: E402
 from graders.pocoloco.scenarios import ALL  # noqa: E402
@@ -51,17 +55,44 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 '''
 
 
-def timed(command: list[str]) -> float:
+def timed(command: list[str], env: dict[str, str] | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=KIT, capture_output=True, check=False)
+    subprocess.run(command, cwd=KIT, capture_output=True, check=False,
+                   env={**os.environ, **(env or {})})
     return time.perf_counter() - start
 
 
-def single(path: str, repeats: int = 5) -> float:
+def single(path: str, repeats: int = 5, env: dict[str, str] | None = None) -> float:
     with tempfile.TemporaryDirectory() as out:
         runs = [timed([sys.executable, "-m", "graders", "grade", "pocoloco", path,
-                       "--out", out, "--json", f"{out}/r.json"]) for _ in range(repeats)]
+                       "--out", out, "--json", f"{out}/r.json"], env) for _ in range(repeats)]
     return statistics.median(runs)
+
+
+def per_run(setting: str, repeats: int = 30) -> float:
+    """Median real seconds of one run (start to exit) of a program that prints one line."""
+    saved = os.environ.get(sandbox.SANDBOX_ENV)
+    os.environ[sandbox.SANDBOX_ENV] = setting
+    try:
+        sandbox.status()                 # the probe, once, outside the timing
+        with tempfile.TemporaryDirectory() as tmp:
+            program = Path(tmp) / "hello.py"
+            program.write_text("print('hello')\n")
+            times = []
+            for _ in range(repeats):
+                workdir = prepare_workdir([program])
+                child = Child(workdir / "hello.py", workdir=workdir).start()
+                while child.next_event() is not None:
+                    pass
+                child.close()
+                times.append(child.elapsed)
+                shutil.rmtree(workdir, ignore_errors=True)
+    finally:
+        if saved is None:
+            os.environ.pop(sandbox.SANDBOX_ENV, None)
+        else:
+            os.environ[sandbox.SANDBOX_ENV] = saved
+    return statistics.median(times)
 
 
 def folder(copies: int) -> tuple[float, int]:
@@ -115,6 +146,17 @@ def main() -> None:
           f"{graded / plain:.2f}x   [target <= 1.5x]")
     hang = KIT / "demo_submissions/pocoloco/taylorchris_67890_12345_a5.py"
     print(f"4. a hanging program: {single(str(hang), 1):.1f} s   [target <= 15 s]")
+    isolation = sandbox.status()
+    if not isolation.active:
+        print(f"5. isolation: none here ({isolation.why_not}); nothing to compare")
+        return
+    boxed, plain = per_run("on"), per_run("off")
+    print(f"5. isolation (bubblewrap): {1000 * (boxed - plain):.0f} ms more per run "
+          f"({1000 * boxed:.0f} ms vs {1000 * plain:.0f} ms for a program that prints one "
+          "line)")
+    off = single("reference/pocoloco", env={sandbox.SANDBOX_ENV: "off"})
+    print(f"   one grade command: {one:.2f} s isolated, {off:.2f} s with "
+          f"{sandbox.SANDBOX_ENV}=off (+{one - off:.2f} s)")
 
 
 if __name__ == "__main__":

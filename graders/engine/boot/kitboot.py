@@ -558,16 +558,40 @@ def _inside(path, folder):
     return path == folder or path.startswith(folder + os.sep)
 
 
+def _readable():
+    """What a program may read: its own folder, the interpreter, the system's libraries and
+    devices, its own /proc entry, the folders the grader lends it, a few files of /etc.
+    (In the sandbox little else is visible anyway; without it, this keeps copies of the kit
+    and other people's files out of reach of ordinary file access.)"""
+    import sysconfig
+    places = [WORKDIR] + ALLOW + ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/dev",
+                                  "/proc/%d" % os.getpid(), "/etc/localtime", "/etc/timezone",
+                                  "/etc/os-release", "/etc/mime.types"]
+    places += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+               os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))]
+    places += [folder for folder in sysconfig.get_paths().values() if folder]
+    return sorted({os.path.realpath(place) for place in places if place})
+
+
+_READABLE = _readable()
+
+
 def _check_read(path):
     real = _resolve(path)
-    if real and any(_inside(real, hidden) for hidden in DENY) and \
-            not any(_inside(real, allowed) for allowed in ALLOW):
+    if not real:
+        return
+    hidden = any(_inside(real, folder) for folder in DENY) or \
+        not any(_inside(real, folder) for folder in _READABLE)
+    if hidden and not any(_inside(real, allowed) for allowed in ALLOW):
         raise PermissionError("the grader does not let programs read " + str(path))
+
+
+_WRITABLE_DEVICES = ("/dev/null", "/dev/tty", "/dev/pts/", "/dev/fd/", "/proc/self/fd/")
 
 
 def _check_write(path):
     real = _resolve(path)
-    if real and not _inside(real, WORKDIR) and not real.startswith("/dev/"):
+    if real and not _inside(real, WORKDIR) and not real.startswith(_WRITABLE_DEVICES):
         raise PermissionError("programs may only write inside their own folder, not "
                               + str(path))
 
