@@ -224,15 +224,16 @@ class KitPlugin:
         """Review items get no marks when there is no working program to review (a file
         Python cannot run, code that does nothing, runs that showed nothing): an engine
         rule, so no grader's review checks can award them by measuring such a file."""
-        why = nothing_to_review(submission, rubric, take_runs(submission.student), verdicts)
+        found = nothing_to_review(submission, rubric, take_runs(submission.student), verdicts)
         review = [v.item.id for v in verdicts if v.item.review]
-        if not why or not review:
+        if not found or not review:
             return verdicts
+        brief, why = found
         self.add_note(submission.student, f"The review items ({', '.join(review)}) get no "
                       f"marks: {why}.")
         self.problems[submission.student].append(f"review items set to 0: {why}")
-        return without_review_marks(verdicts, "there is no working program to review (see "
-                                    "'How the runs went').")
+        return without_review_marks(verdicts, f"{brief}, so there is no working program to "
+                                    "review (see 'How the runs went').")
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""

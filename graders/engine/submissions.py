@@ -523,32 +523,36 @@ def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Sub
 
 # --------------------------------------------------------------------- nothing to review
 def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
-                      verdicts: list) -> str | None:
-    """Why the review items (a TA's items: interface, functions, readability) must get no
-    marks, or None. They mark how a working program looks and reads, so they give nothing to
-    a file Python cannot run, to code that does nothing (an empty file, the unchanged
-    template), or to a program that in every run of the grader asked nothing and printed
-    nothing readable while no automatic item found anything right either."""
+                      verdicts: list) -> tuple[str, str] | None:
+    """Why, in brief and in full, the review items (a TA's items: interface, functions,
+    readability) must get no marks, or None. They mark how a working program looks and
+    reads, so they give nothing to a file Python cannot run, to code that does nothing (an
+    empty file, the unchanged template), or to a program that in every run of the grader
+    asked nothing and printed nothing readable while no automatic item found anything right
+    either."""
     main = submission.main
     if main is None:
         return None
     facts = static.facts(main)
     if facts.parse_error:
-        return (f"the program cannot start: Python stops at {submission.main_name} "
+        return ("the program could not start",
+                f"the program cannot start: Python stops at {submission.main_name} "
                 f"({facts.parse_error})")
     template = KIT_ROOT / "student_template" / rubric.assignment
     names = [n for n in rubric.files if n.endswith(".py") and n in submission.files]
     if all(static.own_work(submission.files[n], template / n) == 0
            for n in names or [submission.main_name]):
         if not main.read_bytes().strip():
-            return f"{submission.main_name} is empty"
+            return "the file is empty", f"{submission.main_name} is empty"
         shown_names = ", ".join(names or [submission.main_name])
-        return (f"{shown_names} has no code of its own: apart from what the template gives, "
+        return ("the code does nothing of its own yet",
+                f"{shown_names} has no code of its own: apart from what the template gives, "
                 "it only has empty functions (pass), docstrings, comments or constants")
     mine = [r for r in runs if not r.get("grader_problem")
             and r.get("program") in (None, *submission.files)]
     scored = any(v.score > 0 for v in verdicts if not v.item.review)
     if mine and not scored and not any(r.get("asked") or r.get("readable") for r in mine):
-        return (f"in none of the grader's {len(mine)} runs did the program ask a question or "
+        return ("the program could not be seen working in any run",
+                f"in none of the grader's {len(mine)} runs did the program ask a question or "
                 f"print readable text ({mine[0].get('ended_how', '').rstrip('.')})")
     return None
