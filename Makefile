@@ -7,7 +7,7 @@ ASSIGNMENT ?= pocoloco
 SUBMISSIONS ?= demo_submissions/$(ASSIGNMENT)
 REPORTS ?= reports
 
-.PHONY: grade test bench check clean setup
+.PHONY: grade test bench check clean setup browser screenshots
 
 setup: $(STAMP)
 
@@ -28,6 +28,16 @@ test: $(STAMP)
 ## Speed: one submission, a class folder, and the same sessions without the grader.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+## Debian's chromium, for the browser screenshot test and `make screenshots` (needs root).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		{ echo "no chromium: install Debian's chromium package (apt-get install chromium)"; exit 1; }
+
+## PNGs of the HTML reports of `make grade` in $(REPORTS)/$(ASSIGNMENT)/screenshots/.
+screenshots: browser grade
+	$(BIN)/python -m graders.engine.html $(REPORTS)/$(ASSIGNMENT)
 
 ## A student's self-check: make check ASSIGNMENT=pocoloco FILE=a5.py
 check: $(STAMP)

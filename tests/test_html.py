@@ -189,6 +189,16 @@ def test_a_copy_with_renamed_variables_is_found_and_unrelated_programs_are_not()
     assert "main()" in region.code_b and region.code_a != region.code_b
 
 
+def test_a_copy_python_cannot_read_is_found():
+    original = _demo("smithjane")
+    broken = _renamed(original).replace("def ", "def  ", 1) + '\nprint("""never closed\n'
+    with pytest.raises(tokenize.TokenError):
+        list(tokenize.generate_tokens(io.StringIO(broken).readline))
+    pairs = similarity.find_pairs({"a": {"a5.py": original}, "b": {"a5.py": broken},
+                                   "c": {"a5.py": _demo("leekevin")}})
+    assert [(p.a, p.b) for p in pairs] == [("a", "b")] and pairs[0].share_a > 0.9
+
+
 def test_half_a_program_copied_is_found():
     original = _demo("nguyenanh")
     half = "\n".join(original.splitlines()[:160]) + "\n\n" + _demo("smithjane")

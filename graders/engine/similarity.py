@@ -3,8 +3,9 @@
 The method is winnowing (Schleimer, Wilkerson and Aiken, 2003; the idea behind MOSS and the
 copydetect package). Each submission's Python files are read as tokens, with every name that is
 not a keyword or a builtin written as ``V``, every string as ``S`` and every number as ``N``,
-and comments left out, so renaming variables, rewording prompts or re-commenting changes
-nothing. Every run of ``K`` tokens is hashed, and the smallest hash of every ``W`` neighbouring
+and comments and layout left out, so renaming variables, rewording prompts, re-commenting or
+re-indenting changes nothing (and a file Python cannot read still compares with its fixed
+copy). Every run of ``K`` tokens is hashed, and the smallest hash of every ``W`` neighbouring
 runs is a fingerprint: two programs sharing a run of ``K + W - 1`` tokens share a fingerprint.
 
 Fingerprints of the student template are left out, and so are those found in more than
@@ -115,7 +116,10 @@ def tokens_of(name: str, text: str) -> list[Token]:
 def _python_tokens(name: str, text: str) -> list[Token]:
     found: list[Token] = []
     fstring_depth = 0
-    skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
+    # layout (new lines, indents) is left out, so a file Python cannot tokenize, read by the
+    # simple lexer, gives the same tokens as a working copy of it
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+            tokenize.ENCODING, tokenize.ENDMARKER}
     fstart = getattr(tokenize, "FSTRING_START", None)      # Python 3.12+
     fend = getattr(tokenize, "FSTRING_END", None)
     for tok in tokenize.generate_tokens(io.StringIO(text).readline):
@@ -137,35 +141,37 @@ def _python_tokens(name: str, text: str) -> list[Token]:
             value = "S"
         elif tok.type == tokenize.NUMBER:
             value = "N"
-        elif tok.type == tokenize.NEWLINE:
-            value = ";"
-        elif tok.type == tokenize.INDENT:
-            value = "{"
-        elif tok.type == tokenize.DEDENT:
-            value = "}"
         else:
             value = tok.string
         found.append(Token(value, name, tok.start[0], tok.end[0]))
     return found
 
 
-PLAIN = re.compile(r"#[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|\d[\w.]*|\w+|\S")
+TRIPLE = r"'''[\s\S]*?'''" + r'|"""[\s\S]*?"""'
+SINGLE = r'''"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*\''''
+PLAIN = re.compile(r"(?P<comment>#[^\n]*|\\\n)"
+                   r"|(?P<string>[rRbBfFuU]{0,2}(?:" + TRIPLE + "|" + SINGLE + "))"
+                   r"|(?P<number>\d[\w.]*)|(?P<name>\w+)"
+                   r"|\*\*=?|//=?|>>=?|<<=?|->|:=|[-+*/%&|^@<>=!]=|\S")
 
 
 def _plain_tokens(name: str, text: str) -> list[Token]:
     found: list[Token] = []
+    line, counted = 1, 0
     for match in PLAIN.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
         word = match.group()
-        line = text.count("\n", 0, match.start()) + 1
-        if word.startswith("#"):
+        if match.group("comment"):
             continue
-        if word[0] in "\"'":
+        end_line = line + word.count("\n")
+        if match.group("string"):
             word = "S"
-        elif word[0].isdigit():
+        elif match.group("number"):
             word = "N"
-        elif word[0].isalpha() or word[0] == "_":
+        elif match.group("name"):
             word = word if word in KEEP else "V"
-        found.append(Token(word, name, line, line))
+        found.append(Token(word, name, line, end_line))
     return found
 
 
