@@ -16,6 +16,14 @@ from graders.engine.answers import forms
     ("Press Enter to roll...", "yes", ""),
     ("Roll again, Quillon? Enter y or n: ", "yes", "y"),
     ("Keep rolling? 'roll' or 'stop': ", "no", "stop"),
+    ("Roll again?\nEnter 1 for yes, 2 for no: ", "no", "2"),
+    ("Roll again (R) or stay (S)? ", "yes", "R"),
+    ("Roll again (R) or stay (S)? ", "no", "S"),
+    ("Lancer encore? (o/n) ", "yes", "o"),
+    ("Which dice do you want to re-roll? (D1 D2 D3, ALL, or NONE to keep): ", "all-dice",
+     "ALL"),
+    ("Which dice do you want to re-roll? (D1 D2 D3, ALL, or NONE to keep): ", "no-dice",
+     "NONE"),
 ])
 def test_first_form(prompt, intent, first):
     assert forms(prompt, intent)[0] == first

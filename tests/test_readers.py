@@ -25,6 +25,12 @@ def test_boxes_that_do_not_fit():
     assert _box("Round 1") is None
 
 
+def test_box_padding_must_be_even_unless_narrow():
+    assert _box("=" * 13 + "\n|  Round 1  |\n" + "=" * 13).fits
+    assert _box("*" * 12 + "\n* Round 1  *\n" + "*" * 12).fits       # centred text
+    assert not _box("=" * 14 + "\n|  Round 1   |\n" + "=" * 14).fits  # 2 before, 3 after
+
+
 ART = """\
  -----     -----     -----
 | o   |   | o o |   | o o |
@@ -61,7 +67,13 @@ def test_standings_formats():
     for text in ("Quillon: 20 chips\nMo: 19 chips\nBarney: 21 chips\nMarge: 20 chips",
                  "| Quillon | 20 |\n| Mo | 19 |\n| Barney | 21 |\n| Marge | 20 |",
                  "Chips -> Quillon: 20 | Mo: 19 | Barney: 21 | Marge: 20",
-                 "Quillon has 20 chips, Mo has 19 chips\nBarney has 21, Marge has 20"):
+                 "Quillon has 20 chips, Mo has 19 chips\nBarney has 21, Marge has 20",
+                 "quillon currently has 20 chips\nmo currently has 19 chips\n"
+                 "barney currently has 21 chips\nmarge currently has 20 chips",
+                 "Quillon ......... 20 chips\nMo .............. 19 chips\n"
+                 "Barney .......... 21 chips\nMarge ........... 20 chips",
+                 "Quillon - 20 chips\nMo - 19 chips\nBarney - 21 chips\nMarge - 20 chips",
+                 "Quillon -> 20 jetons\nMo -> 19 jetons\nBarney -> 21 jetons\nMarge -> 20"):
         found, _ = last_standings("== Mo's turn: up to 3 rolls ==\n" + text, names)
         assert found == {"Quillon": 20, "Mo": 19, "Barney": 21, "Marge": 20}, text
 
@@ -81,3 +93,13 @@ def test_big_dice_stacked_in_one_block():
     one = "+-----+\n|  o  |\n+-----+\n"
     art = find_dice(one * 3, [1, 1, 1])
     assert art and not art.side_by_side
+
+
+def test_final_lines_and_negative_counts():
+    names = ["Frank", "Mo"]
+    found, _ = last_standings("Frank has 0 chips and wins the game!\nMo finished with 12 chips",
+                              names)
+    assert found == {"Frank": 0, "Mo": 12}
+    found, _ = last_standings("Frank: -2 chips\nMo: 1 chip", names)
+    assert found == {"Frank": -2, "Mo": 1}
+    assert last_standings("Frank wins 3 chips from Mo\nMo gives Frank 3 chips", names)[0] == {}

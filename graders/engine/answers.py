@@ -50,6 +50,8 @@ _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
 _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
+# "Roll again (R) or stay (S)?": the key in brackets after its word
+_WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")
 # "Enter 1 for yes, 2 for no": the second key follows a comma, not a verb
 _KEY_FOR_WORD = re.compile(r"(?<![\w'])['\"]?(\w{1,3})['\"]?\s+(?:for|to)\s+"
                            r"(yes|no|rolling|roll|stop|stopping|keep|hold|again|quit)\b", re.I)
@@ -78,6 +80,9 @@ def options(context: str) -> list[Option]:
                                                          match.group(group))))
     for match in _LABEL_EQUALS.finditer(context):
         found.append((match.start(), Option(match.group(1), match.group(2))))
+    for match in _WORD_THEN_KEY.finditer(context):
+        if match.group(1).lower() not in ("or", "and", "the", "to", "enter", "type", "press"):
+            found.append((match.start(2), Option(match.group(2), match.group(1))))
     for match in _KEY_FOR_WORD.finditer(context):
         if match.group(1).lower() not in ("a", "the", "to", "or", "and"):
             found.append((match.start(), Option(match.group(1), match.group(2))))

@@ -50,9 +50,19 @@ def check_functions(games, submission, result):
         result.fail(f"The file does not parse: {facts.parse_error}.")
     own = [f for f in facts.functions if f != "main" and not f.startswith("__")]
     vague = [f for f in own if len(f) < 4 or re.fullmatch(r"(func|function|f|do|stuff)\d*", f)]
-    human = [f for f in own if re.search(r"human|player|user|my|your", f, re.I) and
-             re.search(r"turn|play|roll|go", f, re.I)]
-    computer = [f for f in own if re.search(r"comp|cpu|ai\b|bot|npc|opponent|auto", f, re.I)]
+    turns = [f for f in own if re.search(r"turn|play|roll|go|move|decide|strateg|again", f,
+                                         re.I)]
+    setup = r"ask|get_|make|create|name|number|count|setup|init|how_many|show|print|display"
+    human = [f for f in turns if re.search(r"human|player|user|my|your", f, re.I)
+             and not re.search(setup, f, re.I)]
+    computer = [f for f in own if re.search(r"comp|cpu|ai\b|bot|npc|opponent|auto", f, re.I)
+                and not re.search(setup, f, re.I)]
+    # classes HumanPlayer / ComputerPlayer whose turn methods share one name (take_turn)
+    for kind, pattern in ((human, r"human|user|person"),
+                          (computer, r"comp|cpu|ai\b|bot|npc|robot|opponent")):
+        classes = [c for c in facts.classes if re.search(pattern, c, re.I)]
+        if classes and turns and not kind:
+            kind.append(f"{classes[0]}.{turns[0]}")
     result.measure("functions besides main", len(own))
     result.measure("human-turn functions", human)
     result.measure("computer-turn functions", computer)

@@ -57,7 +57,7 @@ def shares_a_name(clash: Reading) -> bool:
         return True
     # two standings lines for the name within a few lines of each other: one block
     lines = clash.slice(clash.before(0)).split("\n")
-    hits = [i for i, line in enumerate(lines) if numbers_by_name(line, [typed])]
+    hits = [i for i, line in enumerate(lines) if typed in numbers_by_name(line, clash.names)]
     return any(b - a <= 4 for a, b in zip(hits, hits[1:]))
 
 
@@ -84,16 +84,20 @@ def tie_rule_sides(intro_text: str) -> set[str]:
     for sentence in sentences_of(intro_text):
         if not TIE_WORDS.search(sentence):
             continue
-        low = re.search(r"low|worst|los(e|er|ing)|bottom|last place|smallest", sentence, re.I)
-        high = re.search(r"high|best|win(ner|ning)?\b|top|first place|biggest", sentence,
-                         re.I)
+        # "higher"/"lower" compare (a rule that orders every tie); "highest"/"lowest" name a side
+        low = re.search(r"\blowest|\blow roll|worst|\blos(e|er|ing)\b|bottom|last place|"
+                        r"smallest", sentence, re.I)
+        high = re.search(r"\bhighest|\bhigh roll|\bbest\b|\bwin(ner|ning)?\b|\btop\b|"
+                         r"first place|biggest", sentence, re.I)
         if low and not high:
             sides.add("low")
         elif high and not low:
             sides.add("high")
-        elif low or re.search(r"\b(ties?|tie-?break(er)?s?)\b", sentence, re.I) and \
+        elif low or re.search(r"\b(ties?|tie-?break(er)?s?)\b|same (score|roll)", sentence,
+                              re.I) and \
                 re.search(r"broken|decided|resolved|settled|chosen|picked|random|roll[- ]?off|"
-                          r"re-?roll|goes to|go to|wins?\b", sentence, re.I):
+                          r"re-?roll|goes to|go to|wins?\b|counts? as|higher|lower|ahead|"
+                          r"earlier|first", sentence, re.I):
             sides |= {"low", "high"}     # a rule for ties in general covers both
     return sides
 

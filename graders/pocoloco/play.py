@@ -106,7 +106,9 @@ def classify(wording: str, context: str) -> str:
     """What a prompt asks, from its wording; a bare prompt ("> ") or a generic one ("Your
     choice (1 or 2): ") is read with the lines printed just before it (a menu)."""
     text = wording
-    if len(re.sub(r"[^A-Za-z]", "", wording)) < 8 or GENERIC.search(wording.strip()):
+    own_word = any(r.search(wording) for r in (NAME, CHIPS, PLAYERS, RULES, ROLL))
+    if (len(re.sub(r"[^A-Za-z]", "", wording)) < 8 and not own_word) or \
+            GENERIC.search(wording.strip()):
         text = " ".join(context.strip().split("\n")[-5:])
     if PLAYERS.search(text):
         return "players"

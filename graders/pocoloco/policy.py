@@ -108,8 +108,8 @@ class PocoPolicy(DrawPolicy):
         self.orders: dict[int, list[str]] = {}       # round -> order we chose
         self.index_orders: dict[int, list[int]] = {}   # round -> shuffled player numbers
         self.index_player: dict[int, str] = {}         # player number -> name (learned)
+        self.index_votes: dict[int, dict[str, int]] = {}
         self.turns: list[Turn] = []
-        self.round_index = 0
         self.pending_round: int | None = None     # an order was chosen: that round starts
         self.human_next = False                   # a roll question came before a first roll
         self.answers: list[tuple[int, str, str]] = []   # (log index, kind, meaning)
@@ -290,6 +290,9 @@ class PocoPolicy(DrawPolicy):
             if len(named) == 1 and re.fullmatch(r"\W*" + re.escape(named[0]) + r"\W*", line,
                                                 re.I):
                 return named[0]          # a heading that is only a name: ">>> CPU 2", "~ Ada ~"
+            if len(named) == 1 and len(re.findall(r"[A-Za-z]+", line)) <= 8 and re.match(
+                    r"\s*[=*#~>+|-]{2,}\s*" + re.escape(named[0]) + r"(?!\w)", line, re.I):
+                return named[0]          # "=== Gus - max 3 roll(s) ==="
             # a heading is short: "On your turn you roll three dice..." is an instruction
             if not TURN_WORD.search(line) or len(re.findall(r"[A-Za-z]+", line)) > 10:
                 continue
@@ -321,6 +324,16 @@ class PocoPolicy(DrawPolicy):
         if numbers and pos < len(numbers):
             return self.index_player.get(numbers[pos])
         return None
+
+    def _vote_index(self, turn: Turn, player: str | None, weight: int) -> None:
+        """Which player a shuffled player number stands for, by the turns seen so far (the
+        human's own questions count most): the order of later rounds follows from it."""
+        numbers = self.index_orders.get(turn.round)
+        if not numbers or turn.pos >= len(numbers) or player is None or turn.extra:
+            return
+        votes = self.index_votes.setdefault(numbers[turn.pos], {})
+        votes[player] = votes.get(player, 0) + weight
+        self.index_player[numbers[turn.pos]] = max(votes, key=votes.get)
 
     def _allowed(self, turn: Turn) -> int:
         """How many rolls this turn may make (3 first; then the previous player's count)."""
@@ -361,7 +374,6 @@ class PocoPolicy(DrawPolicy):
             turn.discarded = True
             return self._start_turn(turn.round, turn.pos, player)
         if turn.pos + 1 >= self.players:
-            self.round_index = turn.round + 1
             return self._start_turn(turn.round + 1, 0, player)
         return self._start_turn(turn.round, turn.pos + 1, player)
 
@@ -385,7 +397,6 @@ class PocoPolicy(DrawPolicy):
         turn = self.current
         if self.pending_round is not None:
             round_index, self.pending_round = self.pending_round, None
-            self.round_index = round_index
             for old in self._round_turns(round_index):
                 old.discarded = True        # dice before the order was chosen: a roll-off
             human = self.human if self.human_next else None
@@ -407,7 +418,6 @@ class PocoPolicy(DrawPolicy):
         """After a finished roll: the same player rolls again, or the next turn starts."""
         if ROUND_HEADING.search(text) and turn.rolls and \
                 len(self._round_turns(turn.round)) >= self.players:
-            self.round_index = turn.round + 1
             first = self.human if self.human_next else self._heading or named
             return self._start_turn(turn.round + 1, 0, first)
         if self.human_next:
@@ -493,6 +503,7 @@ class PocoPolicy(DrawPolicy):
         if turn.human is None:
             self._set_player(turn, self.human)
             turn.human = True
+        self._vote_index(turn, self.human, 5)
         return turn.round, turn.rolls
 
     def answered(self, kind: str, meaning: str) -> None:
@@ -591,9 +602,7 @@ class PocoPolicy(DrawPolicy):
         turn.dice += 1
         self._last_draw_index = len(self.log or [])     # this draw's index once logged
         turn.last_draw = self._last_draw_index
-        numbers = self.index_orders.get(turn.round)
-        if numbers and turn.pos < len(numbers) and turn.player is not None:
-            self.index_player.setdefault(numbers[turn.pos], turn.player)
+        self._vote_index(turn, turn.player, 1)
         if self.stop_at_round is not None and turn.round >= self.stop_at_round and (
                 turn.pos >= 1 or turn.round in self.shuffled_rounds):
             self.enough = True      # a real turn of the next round (not a tie's roll-off)

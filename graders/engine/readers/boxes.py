@@ -1,11 +1,12 @@
 """Reading text drawn in a box, e.g.
 
-    +---------+        ╔═════════╗        *************
-    | Round 1 |        ║ Round 1 ║        * Round 1   *
-    +---------+        ╚═════════╝        *************
+    +---------+        ╔═════════╗        ************
+    | Round 1 |        ║ Round 1 ║        * Round 1  *
+    +---------+        ╚═════════╝        ************
 
 A box fits when its top, text and bottom lines have the same left edge and display width, the
-borders are drawn with non-letters, and the text has at most two spaces of padding a side.
+borders are drawn with non-letters, and the text's padding is even (one space more on one side
+is tolerated when the padding is narrow, as centred text gives).
 """
 from __future__ import annotations
 
@@ -55,8 +56,14 @@ def box_around(lines: list[str], index: int) -> Box | None:
         return Box((top, middle, bottom), False,
                    f"the lines are {widths[0]}, {widths[1]} and {widths[2]} characters wide "
                    f"(starting at columns {indent[0]}, {indent[1]}, {indent[2]})")
-    if max(pad_left, pad_right) > 2 and abs(pad_left - pad_right) > 1:
-        return Box((top, middle, bottom), False, "the box is wider than its text")
+    # Even padding fits; one space more on one side is tolerated for centred text in narrow
+    # padding ("* Round 1  *"); wider and uneven ("|  Round 1   |") does not fit exactly.
+    uneven = abs(pad_left - pad_right)
+    if uneven > 1 or (uneven == 1 and max(pad_left, pad_right) > 2) or \
+            min(pad_left, pad_right) > 4:
+        return Box((top, middle, bottom), False,
+                   f"the box is wider than its text ({pad_left} space(s) before the text, "
+                   f"{pad_right} after)")
     return Box((top, middle, bottom), True)
 
 
