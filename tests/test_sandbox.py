@@ -442,6 +442,9 @@ def test_nothing_started_inside_survives_the_run(tmp_path):
 def test_processes_are_limited_by_the_kernel(tmp_path):
     workdir = prepare_workdir([])
     isolation = sandbox.status()
+    if not isolation.as_root and os.geteuid() == 0:
+        pytest.skip("in a user namespace made by root the program is still root to the "
+                    "kernel, which exempts root from the process limit")
     code = textwrap.dedent("""
         import os, resource, time
         uid = int(os.environ.get("KIT_UID", "-1"))

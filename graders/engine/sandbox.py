@@ -15,12 +15,15 @@ bubblewrap sandbox where it sees:
 When the grader runs as root, the sandbox is set up by root without a user namespace and the
 boot file switches to an unprivileged user of its own before any student code runs (a process
 that stays root is exempt from the process-count limit). Otherwise the sandbox uses a user
-namespace and the student runs as the grader's own (unprivileged) user.
+namespace and the student runs as the grader's own (unprivileged) user. (Root can use that
+kind too, with ``GRADER_SANDBOX=userns`` or where the first kind fails, but then the kernel
+still sees root and does not enforce the process limit.)
 
 Where bubblewrap cannot run (not Linux, no ``bwrap``, a container without user namespaces),
 the kit falls back to its older guards (audit hook, private folder, rlimits, ``nobody``) and
 says so; ``GRADER_REQUIRE_SANDBOX=1`` (or ``--require-sandbox``) makes that an error instead.
-``GRADER_SANDBOX=off`` turns bubblewrap off on purpose (to compare, or to debug).
+``GRADER_SANDBOX=off`` turns bubblewrap off on purpose (to compare, or to debug);
+``GRADER_SANDBOX=userns`` uses the user-namespace kind even when the grader runs as root.
 """
 from __future__ import annotations
 
@@ -124,7 +127,7 @@ def _status(setting: str, python: str) -> Isolation:
     version = _version(binary)
     sized = version >= (0, 10)
     tries = []
-    if os.geteuid() == 0:
+    if os.geteuid() == 0 and setting.strip().lower() != "userns":
         tries.append(Isolation(True, binary=binary, as_root=True, tmpfs_size=sized,
                                uid=SANDBOX_UID_BASE + os.getpid()))
     tries.append(Isolation(True, binary=binary, tmpfs_size=sized))
@@ -194,7 +197,8 @@ def wrap(argv: list[str], isolation: Isolation, *, python: str, workdir: str,
         # no user namespace: root sets it up, the boot file then drops to isolation.uid
         command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
-        command += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
+        command += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+                    "--uid", "65534", "--gid", "65534"]
     for folder in SYSTEM_DIRS:
         if os.path.islink(folder):
             command += ["--symlink", os.readlink(folder), folder]
