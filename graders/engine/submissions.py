@@ -169,6 +169,7 @@ class _Stage:
             if info is not None and not stat.S_ISREG(info.st_mode):
                 raise Refused(_refusal(what, _kind(info.st_mode))) from None
             raise Refused(f"{what} could not be read ({exc.strerror}).") from None
+        limit = MAX_ZIP_BYTES if as_name.lower().endswith(".zip") else MAX_FILE_BYTES
         try:
             info = os.fstat(handle)
             if not stat.S_ISREG(info.st_mode):
@@ -177,20 +178,20 @@ class _Stage:
                 raise Refused(f"{what} has {info.st_nlink} names on this disk (a hard link to "
                               f"another file): the grader only takes files that belong to the "
                               f"submission alone. Submit a copy of the file, not a link.")
-            if info.st_size > MAX_FILE_BYTES:
+            if info.st_size > limit:
                 self.problems.append(f"{what} left out: {info.st_size:,} bytes (the limit is "
-                                     f"{MAX_FILE_BYTES:,})")
+                                     f"{limit:,})")
                 return
-            data = os.read(handle, MAX_FILE_BYTES + 1)
-            while len(data) <= MAX_FILE_BYTES:
-                more = os.read(handle, MAX_FILE_BYTES + 1 - len(data))
+            data = os.read(handle, limit + 1)
+            while len(data) <= limit:
+                more = os.read(handle, limit + 1 - len(data))
                 if not more:
                     break
                 data += more
         finally:
             os.close(handle)
-        if len(data) > MAX_FILE_BYTES:
-            self.problems.append(f"{what} left out: larger than {MAX_FILE_BYTES:,} bytes")
+        if len(data) > limit:
+            self.problems.append(f"{what} left out: larger than {limit:,} bytes")
             return
         self.add(as_name, data)
 
@@ -331,9 +332,8 @@ def encoding_problem(data: bytes) -> str | None:
     except (UnicodeDecodeError, LookupError) as exc:
         start = getattr(exc, "start", 0)
         line = data.count(b"\n", 0, start) + 1
-        byte = data[start:start + 1]
-        return (f"byte {byte!r} on line {line} is not UTF-8 and the file declares no other "
-                f"encoding")
+        return (f"byte 0x{data[start]:02x} on line {line} is not UTF-8 and the file declares "
+                "no other encoding")
     return None
 
 
@@ -344,9 +344,8 @@ def _inspect_main(submission: Submission) -> None:
         return
     data = main.read_bytes()
     name = submission.main_name
-    if not data.strip():
-        submission.problems.append(f"{name} is empty")
-    elif data.startswith(BOM):
+    # an empty file needs no line here: its review items are set to 0, saying so
+    if data.startswith(BOM):
         submission.notes.append(f"{name} starts with a byte-order mark (an invisible "
                                 "character some editors add); Python ignores it, and so did "
                                 "the grader.")
