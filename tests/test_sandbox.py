@@ -21,6 +21,7 @@ import ast
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -293,6 +294,14 @@ def test_no_hidden_line_reaches_the_report(class_run, name):
 def test_kit_home_and_interpreter_are_unchanged(class_run):
     assert class_run.reference_same
     assert not class_run.traces
+
+
+def test_files_written_in_the_run_folder_are_bounded(class_run):
+    """disk_fill writes 7.9 MB files (just under the file-size limit) as fast as it can."""
+    text = report_text(class_run.report("disk_fill"))
+    written = [int(n) for n in re.findall(rf"{TOKEN} wrote (\d+) MB", text)]
+    assert written and max(written) <= 64 + 250       # the limit, and 0.1 s of fast writing
+    assert "bytes of files in its folder" in text
 
 
 def test_no_process_survives_the_grading(class_run):

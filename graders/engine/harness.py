@@ -54,6 +54,7 @@ class Limits:
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
     processes: int = 32             # processes and threads (counted once it is not root)
+    folder_bytes: int = 64_000_000  # what the program's files in its run folder may grow by
     open_files: int = 256
     max_draws: int = 5_000          # random draws: far more than any game needs
     wall_seconds: float = 60.0      # safety net: real time for the whole run
@@ -132,6 +133,26 @@ def process_tree(pid: int) -> list[int]:
             tree.append(current)
             todo += _children_of(current)
     return tree
+
+
+def folder_bytes(folder: Path, enough: int) -> int:
+    """Bytes in the files below ``folder`` (links not followed), counted until ``enough``; a
+    folder with an absurd number of entries counts as ``enough``."""
+    total, entries, todo = 0, 0, [str(folder)]
+    while todo and total < enough:
+        try:
+            with os.scandir(todo.pop()) as listing:
+                for entry in listing:
+                    entries += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                    else:
+                        total += entry.stat(follow_symlinks=False).st_size
+        except OSError:
+            continue
+        if entries > 20_000:
+            return enough
+    return total
 
 
 def children_cpu_seconds() -> float:
@@ -288,6 +309,8 @@ class Child:
         self._events_fd = events_r
         self._replies_fd = replies_w
         self._last_activity = self._cpu_moved_at = self.started
+        self._folder_at_start = folder_bytes(self.workdir, 1 << 40)
+        self._folder_checked_at = self.started
         with _meter_lock:
             _live_children.add(self)
         return self
@@ -439,6 +462,13 @@ class Child:
             self._read_events()
         if self.output_bytes > limits.output_bytes:
             return self._stop("output", f"printed more than {limits.output_bytes:,} bytes")
+        if now - self._folder_checked_at > 0.1:
+            self._folder_checked_at = now
+            grown = folder_bytes(self.workdir, self._folder_at_start + limits.folder_bytes + 1) \
+                - self._folder_at_start
+            if grown > limits.folder_bytes:
+                return self._stop("files", f"wrote more than {limits.folder_bytes:,} bytes of "
+                                           "files in its folder")
         return True
 
     def _check_cpu(self, now: float) -> bool:
