@@ -43,6 +43,9 @@ def played(games, scenario, result) -> Reading:
         why = reading.transcript.ended_how if reading else "it was not run"
         result.fail(f"The grader could not play the '{scenario.name}' game with your program "
                     f"({scenario.purpose}). {why}")
+    if reading.transcript.crashed and not reading.transcript.prompts:
+        result.fail(f"Not reached: the program stopped before asking anything in the "
+                    f"'{scenario.name}' game (see 'How the runs went' above).")
     if reading.transcript.gave_up and not reading.transcript.draws:
         result.not_judged(f"The grader could not get into the '{scenario.name}' game: "
                           f"{reading.transcript.gave_up}.")
