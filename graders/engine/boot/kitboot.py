@@ -540,10 +540,14 @@ _BLOCKED = {"subprocess.Popen": "starting other programs", "os.exec": "starting 
             "ctypes.dlsym": "loading C libraries", "ctypes.cdata": "raw memory access",
             "os.setuid": "changing user", "resource.setrlimit": "changing limits",
             "resource.prlimit": "changing limits", "os.system": "starting programs",
+            "ctypes.call_function": "calling C functions",
+            "cpython.PyInterpreterState_New": "starting other interpreters",
+            "sqlite3.enable_load_extension": "loading C libraries",
+            "sqlite3.load_extension": "loading C libraries",
             "os.chroot": "changing root"}
 _PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
                 "os.truncate", "os.link", "os.symlink", "os.utime", "shutil.rmtree",
-                "shutil.copyfile", "shutil.move"}
+                "shutil.copyfile", "shutil.move", "os.setxattr", "os.removexattr"}
 
 
 def _resolve(path):
@@ -599,6 +603,13 @@ def _check_write(path):
 # Routes to other processes that raise no audit event: replaced before the program runs, and
 # the modules that hold them may not be imported afresh (which would bring them back).
 _NO_REIMPORT = {"_posixsubprocess", "_signal", "signal", "posix", "os"}
+# Modules that reach past the audit hook: raw C calls and memory, interpreters of their own
+# (an audit hook belongs to one interpreter). ctypes could not be imported anyway (it loads
+# a C library at import).
+_NO_IMPORT = {"_ctypes", "_testcapi", "_testinternalcapi", "_testbuffer", "_testmultiphase",
+              "_testsinglephase", "_testimportmultiple", "_testclinic", "_testlimitedcapi",
+              "_testexternalinspection", "_xxsubinterpreters", "_interpreters",
+              "_xxinterpchannels", "_interpchannels", "_interpqueues", "_xxtestfuzz"}
 
 
 def _refuse(*args, **kwargs):
@@ -615,10 +626,23 @@ def _close_side_doors():
                 setattr(module, name, _refuse)
 
 
+def _check_import(args):
+    """No fresh copies of the modules the boot file closed, none of the modules in _NO_IMPORT,
+    and C extensions only from the interpreter and the system (not one the program wrote)."""
+    name = str(args[0])
+    if name in _NO_REIMPORT or name.partition(".")[0] in _NO_IMPORT:
+        raise PermissionError("importing %s is not allowed while grading" % name)
+    if len(args) >= 3 and isinstance(args[1], str) and args[2] is None:   # a C extension
+        real = _resolve(args[1])
+        if not any(_inside(real, folder) for folder in _READABLE if folder != WORKDIR
+                   and not folder.startswith(("/dev", "/proc"))):
+            raise PermissionError("loading C extensions is not allowed while grading")
+
+
 def _audit(event, args):
-    if event == "import" and args and args[0] in _NO_REIMPORT:
-        raise PermissionError("importing %s again is not allowed while grading" % args[0])
-    if event == "open":
+    if event == "import" and args:
+        _check_import(args)
+    elif event == "open":
         path, mode, flags = args
         _check_read(path)
         if (isinstance(flags, int) and flags & _WRITE_FLAGS) or \
