@@ -1,0 +1,1 @@
+"""The HiLo grader."""

@@ -1,0 +1,106 @@
+"""The HiLo grader: one check per rubric item.
+
+The student's classes are called once per submission (the ``evidence`` fixture) and the game
+is played in a terminal three times with loaded cards (``games``); the checks only judge what
+was gathered, each item from its own requirements (requirements.score).
+"""
+from __future__ import annotations
+
+import pytest
+
+from graders.three_card_poker import style
+
+from . import console, functions
+from .requirements import score
+
+FIRST_ITEM = "Card"           # where an import error is explained in full
+
+
+def require(result, evidence, *names: str) -> None:
+    """Fail at once when the file cannot be imported or lacks what the item tests."""
+    if evidence.import_error:
+        if names[0] == FIRST_ITEM:
+            result.fail(functions.import_message(evidence.import_error),
+                        actual=evidence.import_error)
+        last = (evidence.import_error.strip().splitlines() or ["an error"])[-1]
+        result.fail(f"Not tested: your file could not be imported ({last}). The error is "
+                    f"shown under card.")
+    missing = [name for name in names if not evidence.available.get(name)]
+    if missing:
+        result.fail(f"Your file has no {' or '.join(missing)}. The grader uses exactly these "
+                    "names (handout sections 1 to 3), so this could not be tested.")
+
+
+def played(result, games, *names: str) -> list[console.GameRun]:
+    """The terminal games of these plans; not judged when one could not be played fairly."""
+    runs = [games.get(name) for name in names]
+    if any(run is None for run in runs):
+        result.not_judged("The submission's time budget ran out before this game was played.")
+    for run in runs:
+        if run.grader_problem:
+            result.not_judged(f"The game '{run.plan.name}' was stopped by a safety limit of the "
+                              "grader (not a verdict on the program).", evidence=run.transcript)
+    plans = "\n".join(f"- {run.plan.name}: {run.plan.describe()}" for run in runs)
+    result.note(f"The grader played these games with loaded cards:\n{plans}")
+    return runs
+
+
+@pytest.mark.item("card")
+def check_card(result, evidence):
+    """Card on every value and suit, a Joker and other rules; Card.random."""
+    require(result, evidence, "Card")
+    score(result, functions.judge_card(evidence), "parts of the Card class")
+
+
+@pytest.mark.item("generate_deck")
+def check_generate_deck(result, evidence):
+    """generate_deck with the game's rules, Jokers and other rules."""
+    require(result, evidence, "generate_deck")
+    score(result, functions.judge_deck(evidence), "calls of generate_deck")
+
+
+@pytest.mark.item("stages")
+def check_stages(result, evidence):
+    """logic through every stage with chosen cards."""
+    require(result, evidence, "HiLo_Game", "logic")
+    score(result, functions.judge_stages(evidence), "rules of the stages")
+
+
+@pytest.mark.item("double_or_nothing")
+def check_double_or_nothing(result, evidence):
+    """The amounts along chains of doubles, and pass."""
+    require(result, evidence, "HiLo_Game", "logic")
+    score(result, functions.judge_double(evidence), "amounts",
+          not_judged="The game never took a guess as right, so no winnings could be checked "
+                     "(see the stages item).")
+
+
+@pytest.mark.item("bets")
+def check_bets(result, evidence, games):
+    """Refused bets asked again, the whole purse accepted."""
+    (run,) = played(result, games, console.BETS.name)
+    score(result, console.judge_bets(run), "bets typed")
+
+
+@pytest.mark.item("console")
+def check_console(result, evidence, games):
+    """Whole games: purse, answers asked again, quit, empty purse, summary."""
+    runs = played(result, games, console.CHAIN.name, console.BROKE.name)
+    requirements = [req for run in runs for req in console.judge_console(run, evidence.rejects)]
+    score(result, requirements, "steps of the games checked",
+          not_judged="The games could not be followed far enough to check anything.")
+
+
+@pytest.mark.public
+@pytest.mark.item("readability")
+def check_readability(result, submission):
+    """Line length, docstrings and names, measured from the file (a TA confirms)."""
+    facts = style.measure(submission.main)
+    result.measure("lines longer than 100 characters", len(facts.long_lines))
+    result.measure("functions and methods", len(facts.functions))
+    result.measure("without a docstring", ", ".join(facts.undocumented) or "none")
+    result.measure("one-letter names", ", ".join(facts.short_names) or "none")
+    result.note("Measured automatically (each third: line length, docstrings, names); "
+                "a TA confirms this mark.")
+    if facts.fraction < 1:
+        result.partial(facts.fraction, "\n".join(style.findings(facts)))

@@ -1,0 +1,348 @@
+"""Whole games in a terminal with loaded cards, and how they are judged.
+
+A :class:`Plan` lists the bets to type and the deals in order, each with the cards it deals
+and whether the grader's guess should be right. The grader reads the visible card the program
+shows, knows the face-down one (the other card of the deal), and guesses accordingly, so the
+plan works whichever card a program deals first. Prompts are told apart by their wording
+(a bet, higher or lower, double or pass, play again).
+
+The judges follow the game's *own* verdicts: a right guess is one after which the program
+offers double or pass. So a wrong verdict (the stages item) or a wrong payout (the double or
+nothing item) is not charged again here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders.engine.harness import Limits
+from graders.engine.session import Session
+
+from .cards import PlayingCard, find_cards
+from .loaded_cards import LoadedCards
+from .requirements import Requirement, check
+
+START_PURSE = 100
+LIMITS = Limits(cpu_seconds=5)
+MAX_OTHER = 4
+KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
+         ("guess", re.compile(r"\bhigher\b|\blower\b|\bhi\b|\blo\b", re.I)),
+         ("bet", re.compile(r"\bbet\b|wager|stake|how much|amount|quit", re.I)),
+         ("again", re.compile(r"again|another|continue|y/n|\byes\b", re.I)))
+PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
+                         re.I)
+NUMBER = re.compile(r"-?\d+")
+
+
+def card(value: int, suit: str) -> PlayingCard:
+    return PlayingCard(value, suit)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Two cards (in the order they are planned), the guess's outcome, and what follows."""
+
+    cards: tuple[PlayingCard, PlayingCard]
+    right: bool
+    then: str = ""                   # after a right guess: "double" or "pass" (as typed)
+    first_guess: str = ""            # an answer that is not valid, typed before the guess
+    first_choice: str = ""           # the same before double/pass
+
+
+@dataclass(frozen=True)
+class Plan:
+    name: str
+    bets: tuple[str, ...]            # typed at the bet prompts, in order; then "quit"
+    deals: tuple[Deal, ...]
+    invalid_bets: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The plan in one sentence for the feedback."""
+        deals = "; ".join(f"{d.cards[0]} and {d.cards[1]} ({'right' if d.right else 'wrong'} "
+                          f"guess{', then ' + d.then.strip() if d.then else ''})"
+                          for d in self.deals)
+        return (f"Bets typed: {', '.join(map(repr, self.bets))}, then 'quit' at any further "
+                f"bet question. Cards: {deals}.")
+
+
+BETS = Plan("bets", ("ten", "0", "-5", "150", "", "100"),
+            (Deal((card(6, "Diamonds"), card(11, "Clubs")), False),),
+            invalid_bets=("ten", "0", "-5", "150", ""))
+CHAIN = Plan("double chain", ("20", "40", "30"), (
+    Deal((card(4, "Clubs"), card(9, "Hearts")), True, "double", "maybe", "maybe"),
+    Deal((card(12, "Diamonds"), card(2, "Spades")), True, "double"),
+    Deal((card(6, "Hearts"), card(13, "Clubs")), True, "pass"),
+    Deal((card(8, "Spades"), card(3, "Diamonds")), False),
+    Deal((card(5, "Clubs"), card(10, "Hearts")), True, "pass")))
+BROKE = Plan("empty purse", ("60", "40"), (
+    Deal((card(7, "Clubs"), card(11, "Diamonds")), True, "double"),
+    Deal((card(3, "Hearts"), card(9, "Spades")), False),
+    Deal((card(12, "Clubs"), card(5, "Diamonds")), True, "double"),
+    Deal((card(1, "Spades"), card(8, "Hearts")), False)))
+PLANS = (BETS, CHAIN, BROKE)
+
+
+@dataclass
+class Step:
+    """One prompt: its kind, what was printed since the grader's last answer, and the answer."""
+
+    kind: str
+    before: str
+    typed: str
+    deal: Deal | None = None
+
+
+@dataclass
+class GameRun:
+    plan: Plan
+    steps: list[Step] = field(default_factory=list)
+    tail: str = ""                   # printed after the last answer
+    ended: bool = False              # finished normally
+    problem: str | None = None       # how it ended, when not normally
+    grader_problem: bool = False
+    transcript: str = ""
+
+
+def kind_of(context: str, prompt: str) -> str:
+    """The kind of a prompt, from the lowest screen line that says what it wants."""
+    lines = [line for line in context.splitlines() if line.strip()]
+    if prompt.strip():
+        lines.append(prompt)
+    for line in reversed(lines[-4:]):
+        for kind, pattern in KINDS:
+            if pattern.search(line):
+                return kind
+    return "other"
+
+
+def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]) -> GameRun:
+    """Play the plan in a terminal, answering each prompt by its kind."""
+    policy = LoadedCards([list(deal.cards) for deal in plan.deals], decks)
+    session = Session.start(target, workdir, policy=policy, limits=LIMITS)
+    run, bets, deals = GameRun(plan), list(plan.bets), list(plan.deals)
+    deal: Deal | None = None
+    visible: PlayingCard | None = None
+    new_deal, tried_guess, tried_choice, others, dealt = False, False, False, 0, 0
+    try:
+        while (prompt := session.wait()) is not None:
+            before = session.output_since_answer()
+            kind = kind_of(prompt.context, prompt.text)
+            shown = find_cards(before)
+            if shown:
+                visible = shown[-1]
+            if kind == "bet":
+                typed = bets.pop(0) if bets else "quit"
+                policy.start_deal(dealt)
+                new_deal = True
+            elif kind == "guess":
+                if new_deal:
+                    deal = deals.pop(0) if deals else None
+                    dealt += 1
+                    new_deal, tried_guess, tried_choice = False, False, False
+                if deal is not None and deal.first_guess and not tried_guess:
+                    typed, tried_guess = deal.first_guess, True
+                else:
+                    typed = guess_for(deal, visible)
+            elif kind == "choose":
+                if deal is not None and deal.first_choice and not tried_choice:
+                    typed, tried_choice = deal.first_choice, True
+                else:
+                    typed = deal.then if deal is not None and deal.then else "pass"
+                if typed.strip().lower() == "double":
+                    policy.start_deal(dealt)
+                    new_deal = True
+            elif kind == "again":
+                typed = session.answer("yes" if bets else "no")
+                run.steps.append(Step(kind, before, typed, deal))
+                continue
+            else:
+                others += 1
+                if others > MAX_OTHER:
+                    session.stop("the program asked questions the grader could not place")
+                    break
+                typed = ""
+            run.steps.append(Step(kind, before, typed, deal if kind != "bet" else None))
+            session.type(typed)
+        transcript = session.transcript
+        run.tail = session.output_since_answer()
+        run.ended = not transcript.crashed and not session.gave_up and \
+            transcript.outcome.get("status") in ("finished", "exit") and \
+            transcript.outcome.get("code", 0) in (0, None)
+        run.grader_problem = bool(transcript.outcome.get("grader_problem"))
+        if not run.ended:
+            run.problem = transcript.ended_how
+        run.transcript = transcript.render(max_lines=120)
+    finally:
+        session.close()
+    return run
+
+
+def guess_for(deal: Deal | None, visible: PlayingCard | None) -> str:
+    """The guess that makes this deal come out as planned (a fair guess without a plan)."""
+    form, lower = "higher", "lower"     # case and spaces are the stages item's (not here)
+    if visible is None:
+        return form
+    hidden = None
+    if deal is not None:
+        values = [one.value for one in deal.cards]
+        if visible.value in values:
+            hidden = deal.cards[1 - values.index(visible.value)]
+    if hidden is None:
+        return form if visible.value <= 7 else lower
+    higher = hidden.value > visible.value
+    return form if higher == deal.right else lower
+
+
+# ----------------------------------------------------------------------------- judging
+def purse_shown(text: str) -> int | None:
+    """The amount on the last line that names the purse (or the last number of a bet
+    question such as 'Your bet (1-240):')."""
+    lines = text.splitlines()
+    for line in reversed(lines):
+        if PURSE_WORDS.search(line):
+            amounts = re.findall(r"\$\s*(-?\d+)", line) or NUMBER.findall(line)
+            if amounts:
+                return int(amounts[-1])
+    return None
+
+
+def numbers_in(text: str) -> list[int]:
+    return [int(number) for number in NUMBER.findall(text)]
+
+
+@dataclass
+class Flow:
+    """The game as the program played it: purse, hands, stake, and what was announced."""
+
+    purse: int = START_PURSE
+    hands: int = 0
+    stake: int = 0
+    passed_with: list[int] = field(default_factory=list)   # amounts printed after pass
+
+
+def judge_bets(run: GameRun) -> list[Requirement]:
+    """Each refused bet is asked again; the whole purse is accepted."""
+    requirements, steps = [], run.steps
+    wanted = list(run.plan.invalid_bets) + [run.plan.bets[len(run.plan.invalid_bets)]]
+    for index, typed in enumerate(wanted):
+        at = _nth_bet(steps, index)
+        valid = index == len(wanted) - 1
+        expected = "a guess (the bet taken)" if valid else "the bet question again"
+        why = "A bet is a whole number from 1 to the purse (all of it allowed); anything " \
+              "else is refused and asked again."
+        case = f"the bet {typed!r} with ${START_PURSE} in the purse"
+        if at is None:
+            requirements.append(check(False, case, expected, _ending(run), why, index,
+                                      run.transcript))
+            continue
+        following = steps[at + 1].kind if at + 1 < len(steps) else "end"
+        ok = following == ("guess" if valid else "bet")
+        requirements.append(check(ok, case, expected, _what(following, run), why, index,
+                                  run.transcript))
+    return requirements
+
+
+def _nth_bet(steps: list[Step], index: int) -> int | None:
+    bets = [at for at, step in enumerate(steps) if step.kind == "bet"]
+    return bets[index] if index < len(bets) else None
+
+
+def _what(kind: str, run: GameRun) -> str:
+    return {"guess": "a guess was asked (the bet was taken)", "bet": "the bet question again",
+            "choose": "double or pass was asked", "again": "'play again?' was asked",
+            "other": "another question"}.get(kind) or _ending(run)
+
+
+def _ending(run: GameRun) -> str:
+    return "the game ended" + (f" ({run.problem})" if run.problem else "")
+
+
+def judge_console(run: GameRun, rejects) -> list[Requirement]:
+    """The purse before every bet, answers asked again, the end and the summary.
+
+    ``rejects(stage, answer)`` says whether the program's own logic refuses an answer (so
+    asking again is main's job); answers it accepts are judged under the stages item.
+    """
+    flow, requirements, steps = Flow(), [], run.steps
+    hand_start = True
+    for at, step in enumerate(steps):
+        following = steps[at + 1] if at + 1 < len(steps) else None
+        next_kind = following.kind if following else "end"
+        answer = step.typed.strip().lower()
+        case = f"game '{run.plan.name}', prompt {at + 1}"
+        if step.kind == "bet":
+            if hand_start:
+                requirements.append(_purse_requirement(step, flow, case, run))
+                hand_start = False
+            if answer == "quit":
+                requirements.append(check(next_kind == "end" and run.ended, f"{case}: «quit»",
+                                          "the game ends", _what(next_kind, run),
+                                          "quit at the bet question ends the game.", at,
+                                          run.transcript))
+            elif next_kind == "guess" and answer.lstrip("-").isdigit():
+                flow.hands += 1
+                flow.stake = int(answer)
+                flow.purse -= flow.stake
+        elif step.kind == "guess" and answer not in ("higher", "lower"):
+            if rejects("guess", step.typed):
+                requirements.append(_asked_again(case, step, next_kind, "guess", run, at))
+        elif step.kind == "guess":
+            if next_kind in ("bet", "end", "again"):       # the program's verdict: wrong
+                hand_start = True
+                if flow.purse == 0:
+                    requirements.append(_broke_requirement(case, next_kind, run, at))
+        elif step.kind == "choose" and answer not in ("double", "pass"):
+            if rejects("choose", step.typed):
+                requirements.append(_asked_again(case, step, next_kind, "choose", run, at))
+        elif step.kind == "choose" and answer == "double" and next_kind == "guess":
+            flow.stake *= 2
+        elif step.kind == "choose" and answer == "pass":
+            flow.purse += 2 * flow.stake
+            flow.passed_with = [flow.purse - 2 * flow.stake + number for number in
+                                numbers_in(following.before if following else run.tail)]
+            hand_start = True
+    if run.ended and steps and (steps[-1].typed.strip().lower() == "quit" or flow.purse == 0):
+        requirements.append(_summary_requirement(run, flow))
+    return requirements
+
+
+def _purse_requirement(step: Step, flow: Flow, case: str, run: GameRun) -> Requirement:
+    """The purse shown before a bet: the handout's amount, or the one that follows from the
+    winnings the program itself announced (a wrong payout is the double or nothing item's)."""
+    shown = purse_shown(step.before)
+    ok = shown == flow.purse or shown in flow.passed_with
+    if shown in flow.passed_with and shown != flow.purse:
+        flow.purse = shown                  # go on from the program's own amount
+    actual = "no purse shown" if shown is None else f"${shown}"
+    return check(ok, f"{case}: the purse before bet {flow.hands + 1}", f"${flow.purse}", actual,
+                 "Before every bet the purse is shown: $100 at the start, less each bet, plus "
+                 "twice the stake when the player passes.", flow.hands,
+                 run.transcript)
+
+
+def _asked_again(case: str, step: Step, next_kind: str, kind: str, run: GameRun,
+                 at: int) -> Requirement:
+    words = "higher or lower" if kind == "guess" else "double or pass"
+    return check(next_kind == kind, f"{case}: «{step.typed}» when asked {words}",
+                 f"the question {words} again", _what(next_kind, run),
+                 "When logic returns None, main says which answers are valid and asks again.",
+                 at, run.transcript)
+
+
+def _broke_requirement(case: str, next_kind: str, run: GameRun, at: int) -> Requirement:
+    ok = next_kind in ("end", "again") and (run.ended or next_kind == "again")
+    return check(ok, f"{case}: the purse is empty", "the game ends without asking for a bet",
+                 _what(next_kind, run), "The game ends when the purse is empty.", at,
+                 run.transcript)
+
+
+def _summary_requirement(run: GameRun, flow: Flow) -> Requirement:
+    """The last lines show the number of hands and the final purse."""
+    lines = [line for line in run.tail.splitlines() if line.strip() and not find_cards(line)]
+    numbers = numbers_in("\n".join(lines[-4:]))
+    ok = flow.hands in numbers and flow.purse in numbers
+    return check(ok, f"game '{run.plan.name}': the summary at the end",
+                 f"{flow.hands} hands played and the final purse ${flow.purse}",
+                 run.tail.strip() or "nothing", "The game ends with a summary: the number of "
+                 "hands played and the final purse.", 99, run.transcript)
