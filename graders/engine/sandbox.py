@@ -149,7 +149,7 @@ _PROBE = ("import os, sys\n"
 def _probe(isolation: Isolation, python: str) -> str:
     """'' when a tiny program runs in this kind of sandbox, else what went wrong."""
     with tempfile.TemporaryDirectory(prefix="kit-probe-") as workdir:
-        command = wrap([python, "-I", "-c", _PROBE, str(isolation.uid or -1)], isolation,
+        command = wrap([python, "-I", "-S", "-c", _PROBE, str(isolation.uid or -1)], isolation,
                        python=python, workdir=workdir, chown=False)
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=60,
