@@ -58,7 +58,7 @@ def _isolation(quiet: bool = False, student: bool = False) -> None:
     except sandbox.SandboxRequired as exc:
         raise UsageError(str(exc)) from None
     if not isolation.active and not quiet:
-        print(f"note: your program ran without the operating-system sandbox "
+        print(f"note: your program runs without the operating-system sandbox here "
               f"({isolation.why_not})." if student else isolation.warning, file=sys.stderr)
 
 
