@@ -102,6 +102,7 @@ class GameRun:
     problem: str | None = None       # how it ended, when not normally
     grader_problem: bool = False
     transcript: str = ""
+    off_plan: int = 0                # guesses whose visible card was not one the plan dealt
 
 
 def kind_of(context: str, prompt: str) -> str:
@@ -110,8 +111,14 @@ def kind_of(context: str, prompt: str) -> str:
     if prompt.strip():
         lines.append(prompt)
     for line in reversed(lines[-4:]):
-        for kind, pattern in KINDS:
-            if pattern.search(line):
+        # a line may say both ("Double or nothing! ... Higher or lower?"): its last question
+        # counts; a bet or a replay is asked only on a line without those words
+        found = {kind: match.end() for kind, pattern in KINDS
+                 for match in pattern.finditer(line)}
+        if "choose" in found or "guess" in found:
+            return max(("choose", "guess"), key=lambda kind: found.get(kind, -1))
+        for kind in ("bet", "again"):
+            if kind in found:
                 return kind
     return "other"
 
@@ -144,6 +151,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
                     typed, tried_guess = deal.first_guess, True
                 else:
                     typed = guess_for(deal, visible)
+                    run.off_plan += not _in_plan(deal, visible)
             elif kind == "choose":
                 if deal is not None and deal.first_choice and not tried_choice:
                     typed, tried_choice = deal.first_choice, True
@@ -178,6 +186,11 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
     return run
 
 
+def _in_plan(deal: Deal | None, visible: PlayingCard | None) -> bool:
+    return deal is not None and visible is not None and \
+        visible.value in [one.value for one in deal.cards]
+
+
 def guess_for(deal: Deal | None, visible: PlayingCard | None) -> str:
     """The guess that makes this deal come out as planned (a fair guess without a plan)."""
     form, lower = "higher", "lower"     # case and spaces are the stages item's (not here)
@@ -205,6 +218,16 @@ def purse_shown(text: str) -> int | None:
             if amounts:
                 return int(amounts[-1])
     return None
+
+
+def announced(text: str) -> list[int]:
+    """The amounts printed after 'pass', the purse line itself left out."""
+    lines = text.splitlines()
+    purse_lines = [at for at, line in enumerate(lines)
+                   if PURSE_WORDS.search(line) and NUMBER.search(line)]
+    if purse_lines:
+        del lines[purse_lines[-1]]
+    return numbers_in("\n".join(lines))
 
 
 def numbers_in(text: str) -> list[int]:
@@ -284,11 +307,10 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
                 flow.hands += 1
                 flow.stake = int(answer)
                 flow.purse -= flow.stake
-        elif step.kind == "guess" and answer not in ("higher", "lower"):
-            if rejects("guess", step.typed):
-                requirements.append(_asked_again(case, step, next_kind, "guess", run, at))
         elif step.kind == "guess":
-            if next_kind in ("bet", "end", "again"):       # the program's verdict: wrong
+            if answer not in ("higher", "lower") and rejects("guess", step.typed):
+                requirements.append(_asked_again(case, step, next_kind, "guess", run, at))
+            elif next_kind in ("bet", "end", "again"):     # the program's verdict: wrong
                 hand_start = True
                 if flow.purse == 0:
                     requirements.append(_broke_requirement(case, next_kind, run, at))
@@ -300,7 +322,7 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
         elif step.kind == "choose" and answer == "pass":
             flow.purse += 2 * flow.stake
             flow.passed_with = [flow.purse - 2 * flow.stake + number for number in
-                                numbers_in(following.before if following else run.tail)]
+                                announced(following.before if following else run.tail)]
             hand_start = True
     if run.ended and steps and (steps[-1].typed.strip().lower() == "quit" or flow.purse == 0):
         requirements.append(_summary_requirement(run, flow))
