@@ -19,7 +19,7 @@ FIRST_ITEM = "Card"           # where an import error is explained in full
 def require(result, evidence, *names: str) -> None:
     """Fail at once when the file cannot be imported or lacks what the item tests."""
     if evidence.import_error:
-        if names[0] == FIRST_ITEM:
+        if names[:1] == (FIRST_ITEM,):
             result.fail(functions.import_message(evidence.import_error),
                         actual=evidence.import_error)
         last = (evidence.import_error.strip().splitlines() or ["an error"])[-1]
@@ -78,6 +78,7 @@ def check_double_or_nothing(result, evidence):
 @pytest.mark.item("bets")
 def check_bets(result, evidence, games):
     """Refused bets asked again, the whole purse accepted."""
+    require(result, evidence)
     (run,) = played(result, games, console.BETS.name)
     score(result, console.judge_bets(run), "bets typed")
 
@@ -85,6 +86,7 @@ def check_bets(result, evidence, games):
 @pytest.mark.item("console")
 def check_console(result, evidence, games):
     """Whole games: purse, answers asked again, quit, empty purse, summary."""
+    require(result, evidence)
     runs = played(result, games, console.CHAIN.name, console.BROKE.name)
     requirements = [req for run in runs for req in console.judge_console(run, evidence.rejects)]
     score(result, requirements, "steps of the games checked",

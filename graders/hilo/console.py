@@ -310,7 +310,7 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
         elif step.kind == "guess":
             if answer not in ("higher", "lower") and rejects("guess", step.typed):
                 requirements.append(_asked_again(case, step, next_kind, "guess", run, at))
-            elif next_kind in ("bet", "end", "again"):     # the program's verdict: wrong
+            if next_kind in ("bet", "end", "again"):       # the hand is over (lost)
                 hand_start = True
                 if flow.purse == 0:
                     requirements.append(_broke_requirement(case, next_kind, run, at))

@@ -60,7 +60,8 @@ CHAINS = (
         ["win", "lower"], ["say", "double"], ["cards", _card(2, "Hearts"), _card(8, "Clubs")],
         ["win", "higher"], ["say", "double"], ["cards", _card(12, "Spades"), _card(6, "Diamonds")],
         ["win", "lower"], ["say", "pass"]]),
-    ("one win, pass", 7, _start((10, "Hearts"), (1, "Clubs")) + [["win", "lower"], ["say", "pass"]]),
+    ("one win, pass", 7, _start((10, "Hearts"), (1, "Clubs"))
+     + [["win", "lower"], ["say", "pass"]]),
 )
 
 

@@ -207,7 +207,6 @@ class LoadedCards(DrawPolicy):
         return order
 
 
-
 def _count(fn: str, req: dict) -> int:
     return req.get("k", 1) if fn in ("choices", "sample") else 1
 

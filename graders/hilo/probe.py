@@ -63,8 +63,8 @@ def available(m):
     """Which of the required names the module defines."""
     game = getattr(m, "HiLo_Game", None)
     card = getattr(m, "Card", None)
-    return {"Card": isinstance(card, type), "generate_deck": callable(getattr(m, "generate_deck",
-                                                                               None)),
+    return {"Card": isinstance(card, type),
+            "generate_deck": callable(getattr(m, "generate_deck", None)),
             "HiLo_Game": isinstance(game, type), "logic": callable(getattr(game, "logic", None)),
             "Card.random": callable(getattr(card, "random", None)),
             "main": callable(getattr(m, "main", None))}
