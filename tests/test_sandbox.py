@@ -18,6 +18,7 @@ folder): ``SANDBOX_ONLY`` lists the attacks that are not run there, and why.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -60,8 +61,9 @@ SANDBOX_ONLY = {
 pytestmark = pytest.mark.timeout(1800)
 
 
-def _review_items() -> set[str]:
-    return {item.id for item in Rubric.load("pocoloco").items if item.review}
+@functools.lru_cache(maxsize=None)
+def _review_items() -> frozenset[str]:
+    return frozenset(item.id for item in Rubric.load("pocoloco").items if item.review)
 
 
 def automatic_score(result: dict) -> float:
@@ -70,6 +72,7 @@ def automatic_score(result: dict) -> float:
     return sum(t["score"] for t in result["tests"] if t["number"] not in review)
 
 
+@functools.lru_cache(maxsize=None)
 def hidden_lines() -> list[str]:
     """Lines only the reference has: its long string literals, docstring lines and code."""
     source = REFERENCE.read_text(encoding="utf-8")
