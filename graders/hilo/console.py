@@ -26,10 +26,13 @@ from .requirements import Requirement, check
 START_PURSE = 100
 LIMITS = Limits(cpu_seconds=5)
 MAX_OTHER = 4
+MAX_REPEATS = 25
+MAX_PROMPTS = 120
 KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
          ("guess", re.compile(r"\bhigher\b|\blower\b|\bhi\b|\blo\b", re.I)),
          ("bet", re.compile(r"\bbet\b|wager|stake|how much|amount|quit", re.I)),
-         ("again", re.compile(r"again|another|continue|y/n|\byes\b", re.I)))
+         ("again", re.compile(r"play again|another (?:round|game|hand|bet)|continue\?|"
+                              r"keep playing|y/n|\byes\b", re.I)))
 PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
                          re.I)
 NUMBER = re.compile(r"-?\d+")
@@ -108,9 +111,9 @@ class GameRun:
 def kind_of(context: str, prompt: str) -> str:
     """The kind of a prompt, from the lowest screen line that says what it wants."""
     lines = [line for line in context.splitlines() if line.strip()]
-    if prompt.strip():
+    if prompt.strip() and not (lines and lines[-1].strip().endswith(prompt.strip())):
         lines.append(prompt)
-    for line in reversed(lines[-4:]):
+    for line in reversed(lines):
         # a line may say both ("Double or nothing! ... Higher or lower?"): its last question
         # counts; a bet or a replay is asked only on a line without those words
         found = {kind: match.end() for kind, pattern in KINDS
@@ -127,6 +130,10 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
     """Play the plan in a terminal, answering each prompt by its kind."""
     policy = LoadedCards([list(deal.cards) for deal in plan.deals], decks)
     session = Session.start(target, workdir, policy=policy, limits=LIMITS)
+    # the same short prompt ("? ") may come many times in a row without a random draw (a deck
+    # shuffled once): the plan is finite, and 'quit' ends it, so the session's own count of
+    # repeats is set well above what a plan types
+    session.max_repeats, session.max_prompts = MAX_REPEATS, MAX_PROMPTS
     run, bets, deals = GameRun(plan), list(plan.bets), list(plan.deals)
     deal: Deal | None = None
     visible: PlayingCard | None = None
@@ -326,6 +333,10 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
             hand_start = True
     if run.ended and steps and (steps[-1].typed.strip().lower() == "quit" or flow.purse == 0):
         requirements.append(_summary_requirement(run, flow))
+    elif not run.ended:
+        requirements.append(check(False, f"game '{run.plan.name}'", "the game played to its end",
+                                  run.problem, "The game goes on until the player quits or the "
+                                  "purse is empty.", len(steps), run.transcript))
     return requirements
 
 

@@ -154,6 +154,7 @@ def collect(submission) -> Evidence:
                 return evidence
             _file_first(evidence, outcomes)
             policy.decks.insert(0, evidence.deck_order)
+            policy.start_deal(0)            # every new game starts with two equal values
             second = [_spec(f"play(m, {bet}, {steps!r})", "game")
                       for _, bet, steps in STAGE_SCENARIOS + CHAINS]
             if evidence.available.get("HiLo_Game"):
@@ -379,6 +380,8 @@ def judge_stages(evidence: Evidence) -> list[Requirement]:
         for before, after in zip(states, states[1:]):
             if not after.get("set"):
                 stage = _judge_step(name, stage, before, after, size, add)
+            if stage is None:
+                break                # the game took a step it should not have: the rest differs
     order = ("new game", "every deal", "start", "right guess", "wrong guess", "any case",
              "invalid in guess", "invalid in choose", "invalid when over", "double", "pass")
     return [next((req for req in rules[rule] if not req.ok), rules[rule][0])
@@ -404,9 +407,10 @@ def _differ(state: dict, case: str, size: int) -> Requirement:
                  "card's (the grader's first two cards had the same value).", size)
 
 
-def _judge_step(name: str, stage: str, before: dict, after: dict, size: int, add) -> str:
+def _judge_step(name: str, stage: str, before: dict, after: dict, size: int,
+                add) -> str | None:
     """Judge one logic call from the stage the kit's rules say the game is in; returns the
-    stage after it (by the kit's rules)."""
+    stage after it (by the kit's rules), or None when an invalid answer changed the game."""
     said, returned = after.get("said"), after.get("returned")
     answer = said.strip().lower() if isinstance(said, str) else None
     valid = {"start": [None], "guess": ["higher", "lower"], "choose": ["double", "pass"],
@@ -419,7 +423,7 @@ def _judge_step(name: str, stage: str, before: dict, after: dict, size: int, add
         add(rule, check(ok, case, "None, and nothing changed", _changes(before, after),
                         "An answer that is not valid at this stage returns None and changes "
                         "nothing.", size))
-        return stage
+        return stage if _same(before, after) else None
     if said is not None and said != answer:
         add("any case", check(returned is not None and not after.get("error"), case,
                               "the answer accepted", _returned(after), "Case and spaces around "
@@ -520,6 +524,8 @@ def judge_double(evidence: Evidence) -> list[Requirement]:
                 requirements.append(check(after.get("bet") == stake, case,
                                           f"bet_amount {stake}", f"bet_amount {after.get('bet')!r}",
                                           "double stakes the winnings: bet_amount doubles.", size))
+                if isinstance(after.get("bet"), int) and after["bet"] > 0:
+                    stake = after["bet"]        # later amounts follow the game's own stake
             elif said == "pass":
                 requirements.append(check(re.search(AMOUNT.format(2 * stake), text), case,
                                           f"a text saying ${2 * stake} goes into the purse",
