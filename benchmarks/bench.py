@@ -62,9 +62,10 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - start
 
 
-def single(path: str, repeats: int = 5, env: dict[str, str] | None = None) -> float:
+def single(path: str, repeats: int = 5, env: dict[str, str] | None = None,
+           assignment: str = "pocoloco") -> float:
     with tempfile.TemporaryDirectory() as out:
-        runs = [timed([sys.executable, "-m", "graders", "grade", "pocoloco", path,
+        runs = [timed([sys.executable, "-m", "graders", "grade", assignment, path,
                        "--out", out, "--json", f"{out}/r.json"], env) for _ in range(repeats)]
     return statistics.median(runs)
 
@@ -138,6 +139,8 @@ def main() -> None:
     print(f"Student Python: {pythons.describe()}")
     one = single("reference/pocoloco")
     print(f"1. one grade command (reference, median of 5): {one:.2f} s   [target <= 1 s]")
+    hilo = single("reference/hilo", assignment="hilo")
+    print(f"   HiLo: {hilo:.2f} s   [target <= 1 s]")
     seconds, count = folder(40)
     print(f"2. grade-all, {count} submissions: {seconds:.1f} s = {seconds / count:.2f} s each "
           f"(200 would take ~{seconds / count * 200:.0f} s)   [target <= 0.5 s each]")
