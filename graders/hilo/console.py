@@ -36,6 +36,7 @@ KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
 PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
                          re.I)
 NUMBER = re.compile(r"-?\d+")
+NAME = re.compile(r"\bname\b", re.I)          # a question the handout does not ask for
 
 
 def card(value: int, suit: str) -> PlayingCard:
@@ -176,7 +177,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
                 if others > MAX_OTHER:
                     session.stop("the program asked questions the grader could not place")
                     break
-                typed = ""
+                typed = "Sam" if NAME.search(prompt.wording) else ""
             run.steps.append(Step(kind, before, typed, deal if kind != "bet" else None))
             session.type(typed)
         transcript = session.transcript
@@ -331,7 +332,8 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
             flow.passed_with = [flow.purse - 2 * flow.stake + number for number in
                                 announced(following.before if following else run.tail)]
             hand_start = True
-    if run.ended and steps and (steps[-1].typed.strip().lower() == "quit" or flow.purse == 0):
+    stopped = steps and (steps[-1].typed.strip().lower() == "quit" or steps[-1].kind == "again")
+    if run.ended and (stopped or flow.purse == 0):
         requirements.append(_summary_requirement(run, flow))
     elif not run.ended:
         requirements.append(check(False, f"game '{run.plan.name}'", "the game played to its end",

@@ -233,16 +233,16 @@ def _card_parts(facts: dict, call: str, rules: dict, value: int, suit: str, size
                               "The card keeps its three arguments in value, suit and "
                               "value_rules.", size)
     rank = rules[value]
-    yield "rank", check(got("rank") == rank, f"{call}.rank", rank, got("rank"),
+    yield "rank", check(got("rank") == rank, f"{call}.rank", repr(rank), _quoted(got("rank")),
                         "rank is a property giving the rules' name for the value.", size)
     text = _expected_str(rules, value, suit)
-    yield "str", check(got("str") == text, f"str({call})", text, got("str"),
+    yield "str", check(got("str") == text, f"str({call})", repr(text), _quoted(got("str")),
                        "str() is the rank, 'of' and the suit; a card without a suit shows "
                        "its rank alone.", size)
     shown = got("repr")
     pieces = [rank, str(value)] + ([suit] if suit else [])
     ok = isinstance(shown, str) and all(piece in shown for piece in pieces)
-    yield "repr", check(ok, f"repr({call})", f"a text with {', '.join(pieces)}", shown,
+    yield "repr", check(ok, f"repr({call})", f"a text with {', '.join(pieces)}", _quoted(shown),
                         "repr() shows the rank, the suit and the value.", size)
     other = OTHER_SUIT.get(suit, "Clubs")
     for name, expected, case in (("eq_twin", True, f"{call} == {call}"),
@@ -256,6 +256,15 @@ def _card_parts(facts: dict, call: str, rules: dict, value: int, suit: str, size
         yield "== other things", check(got(name) is False, f"{call} == {what}", False,
                                        got(name), "Comparing a card with something that is "
                                        "not a card gives False, without an error.", size)
+
+
+def _quoted(value) -> str:
+    """A value the program returned, as Python shows it (errors are already sentences)."""
+    if isinstance(value, str) and value.startswith("an error ("):
+        return value
+    if isinstance(value, dict) and set(value) == {"repr", "type"}:
+        return value["repr"]
+    return repr(value)
 
 
 def judge_random(evidence: Evidence) -> Requirement:

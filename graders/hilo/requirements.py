@@ -38,13 +38,14 @@ def passed(case: str) -> Requirement:
 
 def check(ok: bool, case: str, expected=None, actual=None, why: str = "",
           size: int = 0, evidence: str | None = None) -> Requirement:
-    """A requirement that holds when ``ok``; the expected and actual values are shown as
-    Python shows them unless they are already text for the student."""
+    """A requirement that holds when ``ok``; expected and actual values that are not text are
+    shown as Python shows them."""
     return Requirement(bool(ok), case, _shown(expected), _shown(actual), why, size, evidence)
 
 
 def _shown(value) -> str | None:
-    if value is None or isinstance(value, str) and value.startswith(("a ", "an ", "no ")):
+    """Text as it is (callers quote what must be exact); other values as Python shows them."""
+    if value is None or isinstance(value, str):
         return value
     if isinstance(value, dict) and set(value) == {"repr", "type"}:
         return value["repr"]
