@@ -550,18 +550,6 @@ _PATH_EVENTS = {"os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.chmod", "o
                 "shutil.copyfile", "shutil.move", "os.setxattr", "os.removexattr"}
 
 
-def _resolve(path):
-    if isinstance(path, int) or path is None:
-        return None
-    if isinstance(path, bytes):
-        path = os.fsdecode(path)
-    return os.path.realpath(os.path.join(os.getcwd(), str(path)))
-
-
-def _inside(path, folder):
-    return path == folder or path.startswith(folder + os.sep)
-
-
 def _readable():
     """What a program may read: its own folder, the interpreter, the system's libraries and
     devices, its own /proc entry, the folders the grader lends it, a few files of /etc.
@@ -577,32 +565,9 @@ def _readable():
     return sorted({os.path.realpath(place) for place in places if place})
 
 
-_READABLE = _readable()
-
-
-def _check_read(path):
-    real = _resolve(path)
-    if not real:
-        return
-    hidden = any(_inside(real, folder) for folder in DENY) or \
-        not any(_inside(real, folder) for folder in _READABLE)
-    if hidden and not any(_inside(real, allowed) for allowed in ALLOW):
-        raise PermissionError("the grader does not let programs read " + str(path))
-
-
-_WRITABLE_DEVICES = ("/dev/null", "/dev/tty", "/dev/pts/", "/dev/fd/", "/proc/self/fd/")
-
-
-def _check_write(path):
-    real = _resolve(path)
-    if real and not _inside(real, WORKDIR) and not real.startswith(_WRITABLE_DEVICES):
-        raise PermissionError("programs may only write inside their own folder, not "
-                              + str(path))
-
-
 # Routes to other processes that raise no audit event: replaced before the program runs, and
 # the modules that hold them may not be imported afresh (which would bring them back).
-_NO_REIMPORT = {"_posixsubprocess", "_signal", "signal", "posix", "os"}
+_NO_REIMPORT = {"_posixsubprocess", "_signal", "signal", "posix", "os", "gc"}
 # Modules that reach past the audit hook: raw C calls and memory, interpreters of their own
 # (an audit hook belongs to one interpreter). ctypes could not be imported anyway (it loads
 # a C library at import).
@@ -613,50 +578,159 @@ _NO_IMPORT = {"_ctypes", "_testcapi", "_testinternalcapi", "_testbuffer", "_test
 
 
 def _refuse(*args, **kwargs):
-    raise PermissionError("starting or signalling other processes is not allowed while grading")
+    raise PermissionError("this is not allowed while grading")
 
 
 def _close_side_doors():
+    """Replace what reaches other processes without an audit event, and what could find the
+    audit hook's own function among all objects (gc)."""
     import _posixsubprocess
+    import gc
     import signal
     _posixsubprocess.fork_exec = _refuse
     for module in (os, signal, sys.modules.get("_signal"), sys.modules.get("posix")):
         for name in ("pidfd_open", "pidfd_send_signal"):
             if module is not None and hasattr(module, name):
                 setattr(module, name, _refuse)
+    for name in ("get_objects", "get_referrers", "get_referents"):
+        setattr(gc, name, _refuse)
 
 
-def _check_import(args):
-    """No fresh copies of the modules the boot file closed, none of the modules in _NO_IMPORT,
-    and C extensions only from the interpreter and the system (not one the program wrote)."""
-    name = str(args[0])
-    if name in _NO_REIMPORT or name.partition(".")[0] in _NO_IMPORT:
-        raise PermissionError("importing %s is not allowed while grading" % name)
-    if len(args) >= 3 and isinstance(args[1], str) and args[2] is None:   # a C extension
-        real = _resolve(args[1])
-        if not any(_inside(real, folder) for folder in _READABLE if folder != WORKDIR
-                   and not folder.startswith(("/dev", "/proc"))):
-            raise PermissionError("loading C extensions is not allowed while grading")
+def _install_guard():
+    """Install the audit hook. Its rules cannot be changed by the program: everything it uses
+    is captured here (C functions of the posix module, builtins, immutable copies of the
+    lists), it reads no module globals and no Python function the program could patch, and
+    no reference to it is kept. (It is still no security boundary: see the README.)"""
+    import posix
+    lstat, readlink, getcwd = posix.lstat, posix.readlink, posix.getcwd
+    type_, str_, bytes_, int_, len_, any_ = type, str, bytes, int, len, any
+    refused, failed = PermissionError, OSError
+    decode, startswith, split, join = bytes.decode, str.startswith, str.split, str.join
+    workdir, deny, allow = str(WORKDIR), tuple(DENY), tuple(ALLOW)
+    readable = tuple(_readable())
+    native = tuple(f for f in readable if f != workdir and not f.startswith(("/dev", "/proc")))
+    blocked = dict(_BLOCKED)
+    path_events = frozenset(_PATH_EVENTS)
+    no_reimport, no_import = frozenset(_NO_REIMPORT), frozenset(_NO_IMPORT)
+    write_flags = _WRITE_FLAGS
+    directory, link, kind_mask = 0o040000, 0o120000, 0o170000
 
+    def text(path):
+        # exact types only: a subclass of str could answer differently each time
+        if type_(path) is str_:
+            return path
+        if type_(path) is bytes_:
+            return decode(path, "utf-8", "surrogateescape")
+        return None
 
-def _audit(event, args):
-    if event == "import" and args:
-        _check_import(args)
-    elif event == "open":
-        path, mode, flags = args
-        _check_read(path)
-        if (isinstance(flags, int) and flags & _WRITE_FLAGS) or \
-                (isinstance(mode, str) and any(c in mode for c in "wax+")):
-            _check_write(path)
-    elif event in ("os.listdir", "os.scandir", "glob.glob"):
-        if args and args[0] is not None:
-            _check_read(args[0])
-    elif event in _PATH_EVENTS:
-        for path in args[:2]:
-            if isinstance(path, (str, bytes)):
-                _check_write(path)
-    elif event in _BLOCKED and _BLOCKED[event]:
-        raise PermissionError(_BLOCKED[event] + " is not allowed while grading")
+    def resolve(path, base=None):
+        """The real absolute path (links followed), with lstat and readlink only."""
+        if not startswith(path, "/"):
+            path = (base or getcwd()) + "/" + path
+        done, todo, hops = [], split(path, "/"), 0
+        while todo:
+            part = todo.pop(0)
+            if part in ("", "."):
+                continue
+            if part == "..":
+                if done:
+                    done.pop()
+                continue
+            done.append(part)
+            here = "/" + join("/", done)
+            try:
+                mode = lstat(here).st_mode
+            except failed:
+                continue
+            if mode & kind_mask == link:
+                hops += 1
+                if hops > 40:
+                    return here
+                target = readlink(here)
+                done.pop()
+                if startswith(target, "/"):
+                    done = []
+                todo = split(target, "/") + todo
+        return "/" + join("/", done)
+
+    def inside(path, folders):
+        return any_(path == f or startswith(path, f + "/") for f in folders)
+
+    def is_folder(path):
+        try:
+            return lstat(path).st_mode & kind_mask == directory
+        except failed:
+            return False
+
+    def places(path):
+        """Where a path may lead: from the working folder, and (for a relative path, which a
+        call may take from a folder descriptor instead) from the top of the run folder, the
+        shallowest folder such a descriptor can name."""
+        found = [resolve(path)]
+        if not startswith(path, "/"):
+            found.append(resolve(path, workdir))
+        return found
+
+    def check_read(path):
+        path = text(path)
+        if path is None:
+            return None
+        found = places(path)
+        for real in found:
+            if (inside(real, deny) or not inside(real, readable)) and not inside(real, allow):
+                raise refused("the grader does not let programs read " + path)
+        return found[0]
+
+    def check_write(path):
+        path = text(path)
+        if path is None:
+            return
+        for real in places(path):
+            if not inside(real, (workdir,)) and real not in devices:
+                raise refused("programs may only write inside their own folder, not " + path)
+
+    def hook(event, args):
+        if event == "open":
+            path, mode, flags = args
+            if type_(path) is int_:
+                return
+            if text(path) is None:
+                raise refused("the grader lets programs open files by name only")
+            real = check_read(path)
+            writing = (type_(flags) is int_ and flags & write_flags) or \
+                (type_(mode) is str_ and any_(c in mode for c in "wax+"))
+            if writing:
+                check_write(path)
+            if not inside(real, (workdir,)) and is_folder(real):
+                # a folder's descriptor would let later calls name files relative to it
+                raise refused("programs may not open folders outside their own")
+        elif event == "import" and args:
+            name = str_(args[0])
+            if name in no_reimport or name.partition(".")[0] in no_import:
+                raise refused("importing %s is not allowed while grading" % name)
+            if len_(args) >= 3 and args[2] is None and text(args[1]) is not None:
+                if not inside(resolve(text(args[1])), native):      # a C extension
+                    raise refused("loading C extensions is not allowed while grading")
+        elif event in ("os.listdir", "os.scandir", "glob.glob", "glob.glob/2"):
+            if args and args[0] is not None and type_(args[0]) is not int_:
+                if text(args[0]) is None:
+                    raise refused("the grader lets programs list folders by name only")
+                check_read(args[0])
+        elif event == "os.chdir":
+            if not args or text(args[0]) is None or \
+                    not inside(resolve(text(args[0])), (workdir,)):
+                raise refused("programs may not leave their own folder")
+        elif event in path_events:
+            for path in args[:2]:
+                if type_(path) is not int_ and path is not None:
+                    if text(path) is None:
+                        raise refused("the grader lets programs change files by name only")
+                    check_write(path)
+        elif event in blocked:
+            raise refused(blocked[event] + " is not allowed while grading")
+
+    devices = ("/dev/null", "/dev/tty", resolve("/proc/self/fd/1"))   # and its own terminal
+    sys.addaudithook(hook)
 
 
 # ----------------------------------------------------------------------------- running
@@ -732,7 +806,7 @@ def run_program():
     sys.path.extend(ALLOW)
     sys.dont_write_bytecode = True
     _close_side_doors()
-    sys.addaudithook(_audit)
+    _install_guard()
     status, code, error = "finished", 0, None
     try:
         sys.setprofile(watch)
@@ -1258,7 +1332,7 @@ def run_calls():
     sys.argv = [target]
     sys.dont_write_bytecode = True
     _close_side_doors()
-    sys.addaudithook(_audit)
+    _install_guard()
     stubs = _StubFinder()
     sys.meta_path.append(stubs)
     try:
