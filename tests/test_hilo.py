@@ -42,6 +42,8 @@ def _folders(built: Path) -> dict[str, Path]:
     folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
     folders.update({f"mutant-{name}": path for name, path in mutants.build("hilo", built).items()})
     folders["broken-syntax_error"] = FIXTURES / "broken" / "syntax_error"
+    folders.update({f"broken-{name}": path for name, path in
+                    mutants.build("hilo", built, "variants").items()})
     return folders
 
 
@@ -132,6 +134,15 @@ def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
         verdict = graded["broken-syntax_error"][item]
         assert verdict.score == 0, item
         assert "could not be imported" in _output(verdict), item
+
+
+def test_an_endless_loop_in_double_costs_only_what_needs_double(graded, reports):
+    verdicts_by_item = graded["broken-double_hangs"]
+    assert _not_full(verdicts_by_item, ["card", "generate_deck", "bets"]) == {}
+    assert not verdicts_by_item["stages"].passed
+    assert "did not return within 1 s" in _output(verdicts_by_item["stages"])
+    assert "did not return within 1 s" in _output(verdicts_by_item["double_or_nothing"])
+    assert not reports["broken-double_hangs"].problems       # verdicts, not grader trouble
 
 
 # ----------------------------------------------------------------------------- loaded cards

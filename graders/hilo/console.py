@@ -24,7 +24,7 @@ from .loaded_cards import LoadedCards
 from .requirements import Requirement, check
 
 START_PURSE = 100
-LIMITS = Limits(cpu_seconds=5)
+LIMITS = Limits(cpu_seconds=3)
 MAX_OTHER = 4
 MAX_REPEATS = 25
 MAX_PROMPTS = 120

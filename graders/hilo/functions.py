@@ -98,6 +98,8 @@ class Evidence:
 def _error_text(outcome: dict) -> str:
     if outcome.get("error") == "timeout":
         return f"the call did not return within {TIMEOUT:g} s (an endless loop?)"
+    if outcome.get("error") == "skipped":
+        return "not played: an earlier scenario did not return (an endless loop?)"
     return f"{outcome.get('error')}: {outcome.get('message', '')}".rstrip(": ")
 
 
@@ -379,8 +381,8 @@ def judge_stages(evidence: Evidence) -> list[Requirement]:
     for size, (name, bet, steps) in enumerate(STAGE_SCENARIOS):
         states, error = _states(evidence, name)
         if error:
-            add("new game", check(False, f"HiLo_Game({bet}) raised an error", "a new game",
-                                  error, size=size))
+            add("new game", check(False, f"HiLo_Game({bet}), then scenario '{name}'",
+                                  "a game that plays the scenario", error, size=size))
             continue
         if not states:
             continue
@@ -516,6 +518,9 @@ def judge_double(evidence: Evidence) -> list[Requirement]:
     requirements = []
     for size, (name, bet, _) in enumerate(CHAINS):
         states, error = _states(evidence, name)
+        if error:
+            requirements.append(check(False, f"HiLo_Game({bet}), then scenario '{name}'",
+                                      "a game that plays the scenario", error, size=size))
         if error or not states:
             continue
         stake = bet
