@@ -224,6 +224,8 @@ def test_prompts_are_told_apart_by_their_last_question():
     assert console.kind_of("Purse: $80", "Your bet (1-80), or quit to stop: ") == "bet"
     assert console.kind_of("Higher or lower?\n? maybe\nHuh? Try again.", "? ") == "guess"
     assert console.kind_of("Hands: 2", "Play again? (y/n) ") == "again"
+    assert console.kind_of("Is it higher or lower?\nYour answer: maybe\n"
+                           "Please type higher/lower or double/pass.", "Your answer: ") == "guess"
     assert console.purse_shown("You take $40. It goes into your purse.\nPurse: $120") == 120
     assert cards.find_cards("the 10 of Hearts, then Q♠") == [PlayingCard(10, "Hearts"),
                                                              PlayingCard(12, "Spades")]

@@ -115,16 +115,32 @@ def kind_of(context: str, prompt: str) -> str:
     if prompt.strip() and not (lines and lines[-1].strip().endswith(prompt.strip())):
         lines.append(prompt)
     for line in reversed(lines):
-        # a line may say both ("Double or nothing! ... Higher or lower?"): its last question
-        # counts; a bet or a replay is asked only on a line without those words
-        found = {kind: match.end() for kind, pattern in KINDS
-                 for match in pattern.finditer(line)}
-        if "choose" in found or "guess" in found:
-            return max(("choose", "guess"), key=lambda kind: found.get(kind, -1))
-        for kind in ("bet", "again"):
-            if kind in found:
-                return kind
+        kind = _line_kind(line)
+        if kind:
+            return kind
     return "other"
+
+
+def _line_kind(line: str) -> str | None:
+    """What a line asks: its last question counts ("Double or nothing! ... Higher or
+    lower?"); a line that is no question but names the answers of two stages ("Please type
+    higher/lower or double/pass.") says nothing."""
+    for segment in reversed(re.findall(r"[^.!?]*\?", line)):
+        kind = _kind_in(segment)
+        if kind:
+            return kind
+    found = {kind for kind, pattern in KINDS if pattern.search(line)}
+    if {"choose", "guess"} <= found:
+        return None
+    return _kind_in(line)
+
+
+def _kind_in(text: str) -> str | None:
+    """The kind a piece of text names; between guess and choose, the one named last."""
+    found = {kind: match.end() for kind, pattern in KINDS for match in pattern.finditer(text)}
+    if "choose" in found or "guess" in found:
+        return max(("choose", "guess"), key=lambda kind: found.get(kind, -1))
+    return next((kind for kind in ("bet", "again") if kind in found), None)
 
 
 def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]) -> GameRun:
