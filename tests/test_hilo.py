@@ -118,7 +118,7 @@ def test_console_feedback_shows_the_purse_and_the_game(graded):
     assert "the purse before bet 2" in text and "$240" in text and "$260" in text
     assert "«20»" in text                       # the transcript, with the grader's answers
     text = _output(graded["mutant-zero_bet_accepted"]["bets"])
-    assert "the bet '0' with $100 in the purse" in text
+    assert "The bet '0' with $100 in the purse" in text
     assert "a guess was asked (the bet was taken)" in text
 
 

@@ -278,7 +278,7 @@ def judge_bets(run: GameRun) -> list[Requirement]:
         expected = "a guess (the bet taken)" if valid else "the bet question again"
         why = "A bet is a whole number from 1 to the purse (all of it allowed); anything " \
               "else is refused and asked again."
-        case = f"the bet {typed!r} with ${START_PURSE} in the purse"
+        case = f"The bet {typed!r} with ${START_PURSE} in the purse"
         if at is None:
             requirements.append(check(False, case, expected, _ending(run), why, index,
                                       run.transcript))
@@ -317,7 +317,7 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
         following = steps[at + 1] if at + 1 < len(steps) else None
         next_kind = following.kind if following else "end"
         answer = step.typed.strip().lower()
-        case = f"game '{run.plan.name}', prompt {at + 1}"
+        case = f"Game '{run.plan.name}', prompt {at + 1}"
         if step.kind == "bet":
             if hand_start:
                 requirements.append(_purse_requirement(step, flow, case, run))
@@ -352,7 +352,7 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
     if run.ended and (stopped or flow.purse == 0):
         requirements.append(_summary_requirement(run, flow))
     elif not run.ended:
-        requirements.append(check(False, f"game '{run.plan.name}'", "the game played to its end",
+        requirements.append(check(False, f"Game '{run.plan.name}'", "the game played to its end",
                                   run.problem, "The game goes on until the player quits or the "
                                   "purse is empty.", len(steps), run.transcript))
     return requirements
@@ -393,7 +393,7 @@ def _summary_requirement(run: GameRun, flow: Flow) -> Requirement:
     lines = [line for line in run.tail.splitlines() if line.strip() and not find_cards(line)]
     numbers = numbers_in("\n".join(lines[-4:]))
     ok = flow.hands in numbers and flow.purse in numbers
-    return check(ok, f"game '{run.plan.name}': the summary at the end",
+    return check(ok, f"Game '{run.plan.name}': the summary at the end",
                  f"{flow.hands} hands played and the final purse ${flow.purse}",
                  run.tail.strip() or "nothing", "The game ends with a summary: the number of "
                  "hands played and the final purse.", 99, run.transcript)

@@ -321,18 +321,18 @@ def _judge_one_deck(shown: str, rules: dict, args: tuple, outcome: dict,
     if len(cards) != expected_count:
         return check(False, f"len({shown})", expected_count, len(cards), why, size)
     if not all(card[2] for card in cards):
-        return check(False, f"the items of {shown}", "Card objects", "other objects", why, size)
+        return check(False, f"The items of {shown}", "Card objects", "other objects", why, size)
     suited = sorted((card[0], card[1]) for card in cards[:len(cards) - jokers])
     wanted = sorted((value, suit) for value in rules for suit in SUITS)
     if suited != wanted:
         missing = sorted(set(wanted) - set(suited))[:3]
         extra = [pair for pair in suited if suited.count(pair) > 1 or pair not in wanted][:3]
         got = f"missing {missing}" if missing else f"unexpected or repeated {extra}"
-        return check(False, f"the suited cards of {shown}", "each value in each suit once",
+        return check(False, f"The suited cards of {shown}", "each value in each suit once",
                      got, why, size)
     for card in cards[len(cards) - jokers:]:
         if (card[0], card[1], card[3]) != (joker_value, "", "Joker"):
-            return check(False, f"the Jokers at the end of {shown}",
+            return check(False, f"The Jokers at the end of {shown}",
                          f"value {joker_value}, suit '', rank 'Joker'",
                          f"value {card[0]!r}, suit {card[1]!r}, rank {card[3]!r}", why, size)
     return Requirement(True, shown)
@@ -417,7 +417,7 @@ def _differ(state: dict, case: str, size: int) -> Requirement:
     visible, hidden = state.get("visible"), state.get("hidden")
     values = tuple(card[0] if isinstance(card, list) else None for card in (visible, hidden))
     ok = None not in values and values[0] != values[1]
-    return check(ok, f"the two cards dealt by {case}", "two values that differ",
+    return check(ok, f"The two cards dealt by {case}", "two values that differ",
                  f"{_card_text(visible)} and {_card_text(hidden)}",
                  "The face-down card is dealt again until its value differs from the visible "
                  "card's (the grader's first two cards had the same value).", size)
