@@ -337,7 +337,8 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
             if next_kind in ("bet", "end", "again"):       # the hand is over (lost)
                 hand_start = True
                 if flow.purse == 0:
-                    requirements.append(_broke_requirement(case, next_kind, run, at))
+                    later = [later.kind for later in steps[at + 1:]]
+                    requirements.append(_broke_requirement(case, later, run, at))
         elif step.kind == "choose" and answer not in ("double", "pass"):
             if rejects("choose", step.typed):
                 requirements.append(_asked_again(case, step, next_kind, "choose", run, at))
@@ -381,11 +382,14 @@ def _asked_again(case: str, step: Step, next_kind: str, kind: str, run: GameRun,
                  at, run.transcript)
 
 
-def _broke_requirement(case: str, next_kind: str, run: GameRun, at: int) -> Requirement:
-    ok = next_kind in ("end", "again") and (run.ended or next_kind == "again")
+def _broke_requirement(case: str, later: list[str], run: GameRun, at: int) -> Requirement:
+    """No bet is asked for once the purse is empty (a last 'play again?' or 'press Enter'
+    is fine), and the game ends."""
+    ok = "bet" not in later and run.ended
+    shown = "a bet was asked for with $0 in the purse" if "bet" in later else \
+        _what(later[0] if later else "end", run)
     return check(ok, f"{case}: the purse is empty", "the game ends without asking for a bet",
-                 _what(next_kind, run), "The game ends when the purse is empty.", at,
-                 run.transcript)
+                 shown, "The game ends when the purse is empty.", at, run.transcript)
 
 
 def _summary_requirement(run: GameRun, flow: Flow) -> Requirement:
