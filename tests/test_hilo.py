@@ -176,6 +176,9 @@ def test_cards_drawn_in_parts_are_loaded():
     assert _draw(policy, "randint", a=1, b=13) == 3
     assert _draw(policy, "randint", a=0, b=3) == 3
     assert policy.dealt == [PlayingCard(12, "Hearts"), PlayingCard(3, "Spades")]
+    policy = LoadedCards([[PlayingCard(7, "Clubs")]])
+    pairs = [{"type": "tuple"}] * 13                        # list(value_rules.items())
+    assert _draw(policy, "choice", items=pairs, n=13) == 6
 
 
 def test_cards_drawn_from_a_deck_are_loaded():

@@ -72,6 +72,9 @@ class LoadedCards(DrawPolicy):
         if kind == "values":
             return self._pick(fn, req, [self._value_index(items) for _ in
                                         range(_count(fn, req))])
+        if kind == "value pairs":
+            return self._pick(fn, req, [self._value(list(range(1, 14))) - 1
+                                        for _ in range(_count(fn, req))])
         if kind == "suits":
             return self._pick(fn, req, [self._suit_index(items) for _ in
                                         range(_count(fn, req))])
@@ -223,6 +226,8 @@ def population_kind(items: list | None, size: int) -> str | None:
     if 2 <= size <= 13 and len(items) == size and \
             all(_item_value(item) is not None for item in items):
         return "values"
+    if size == 13 and items == [{"type": "tuple"}] * 13:     # list(value_rules.items())
+        return "value pairs"
     if size == 4 and all(isinstance(item, str) and parse_suit(item) for item in items):
         return "suits"
     if size >= MIN_DECK or any(isinstance(describe(item), PlayingCard) for item in items):
