@@ -136,9 +136,10 @@ def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
         assert "could not be imported" in _output(verdict), item
 
 
-def test_an_endless_loop_in_double_costs_only_what_needs_double(graded, reports):
+def test_an_endless_loop_in_double_costs_only_the_items_that_call_it(graded, reports):
     verdicts_by_item = graded["broken-double_hangs"]
-    assert _not_full(verdicts_by_item, ["card", "generate_deck", "bets"]) == {}
+    assert _not_full(verdicts_by_item, ["card", "generate_deck", "bets", "console"]) == {}
+    assert "marked under stages and double_or_nothing" in _output(verdicts_by_item["console"])
     assert not verdicts_by_item["stages"].passed
     assert "did not return within 1 s" in _output(verdicts_by_item["stages"])
     assert "did not return within 1 s" in _output(verdicts_by_item["double_or_nothing"])

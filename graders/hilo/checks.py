@@ -88,7 +88,11 @@ def check_console(result, evidence, games):
     """Whole games: purse, answers asked again, quit, empty purse, summary."""
     require(result, evidence)
     runs = played(result, games, console.CHAIN.name, console.BROKE.name)
-    requirements = [req for run in runs for req in console.judge_console(run, evidence.rejects)]
+    requirements = [req for run in runs for req in
+                    console.judge_console(run, evidence.rejects, evidence.logic_hangs)]
+    if evidence.logic_hangs and not all(run.ended for run in runs):
+        result.note("A game stopped where HiLo_Game did not return (an endless loop); that is "
+                    "marked under stages and double_or_nothing, not here.")
     score(result, requirements, "steps of the games checked",
           not_judged="The games could not be followed far enough to check anything.")
 

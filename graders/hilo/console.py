@@ -36,6 +36,7 @@ KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
 PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
                          re.I)
 NUMBER = re.compile(r"-?\d+")
+HUNG = re.compile(r"CPU seconds|endless loop")
 NAME = re.compile(r"\bname\b", re.I)          # a question the handout does not ask for
 
 
@@ -305,11 +306,12 @@ def _ending(run: GameRun) -> str:
     return "the game ended" + (f" ({run.problem})" if run.problem else "")
 
 
-def judge_console(run: GameRun, rejects) -> list[Requirement]:
+def judge_console(run: GameRun, rejects, logic_hangs: bool = False) -> list[Requirement]:
     """The purse before every bet, answers asked again, the end and the summary.
 
     ``rejects(stage, answer)`` says whether the program's own logic refuses an answer (so
-    asking again is main's job); answers it accepts are judged under the stages item.
+    asking again is main's job); answers it accepts are judged under the stages item. A game
+    stopped as an endless loop when HiLo_Game itself was seen hanging is charged there only.
     """
     flow, requirements, steps = Flow(), [], run.steps
     hand_start = True
@@ -352,7 +354,7 @@ def judge_console(run: GameRun, rejects) -> list[Requirement]:
     stopped = steps and (steps[-1].typed.strip().lower() == "quit" or steps[-1].kind == "again")
     if run.ended and (stopped or flow.purse == 0):
         requirements.append(_summary_requirement(run, flow))
-    elif not run.ended:
+    elif not run.ended and not (logic_hangs and HUNG.search(run.problem or "")):
         requirements.append(check(False, f"Game '{run.plan.name}'", "the game played to its end",
                                   run.problem, "The game goes on until the player quits or the "
                                   "purse is empty.", len(steps), run.transcript))

@@ -81,6 +81,12 @@ class Evidence:
         return outcome.get("value") if outcome.get("ok") else \
             {"error": _error_text(outcome)}
 
+    @property
+    def logic_hangs(self) -> bool:
+        """Did a game scenario not return (an endless loop in HiLo_Game)?"""
+        return any("did not return" in str((record or {}).get("error", ""))
+                   for record in self.games.values())
+
     def rejects(self, stage: str, answer: str) -> bool | None:
         """Did logic return None for this answer at this stage (None: not seen)?"""
         states = (self.games.get("invalid answers") or {}).get("states") or []
