@@ -95,7 +95,6 @@ class Step:
     kind: str
     before: str
     typed: str
-    deal: Deal | None = None
 
 
 @dataclass
@@ -187,7 +186,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
                     new_deal = True
             elif kind == "again":
                 typed = session.answer("yes" if bets else "no")
-                run.steps.append(Step(kind, before, typed, deal))
+                run.steps.append(Step(kind, before, typed))
                 continue
             else:
                 others += 1
@@ -195,7 +194,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
                     session.stop("the program asked questions the grader could not place")
                     break
                 typed = "Sam" if NAME.search(prompt.wording) else ""
-            run.steps.append(Step(kind, before, typed, deal if kind != "bet" else None))
+            run.steps.append(Step(kind, before, typed))
             session.type(typed)
         transcript = session.transcript
         run.tail = session.output_since_answer()

@@ -32,10 +32,6 @@ class Requirement:
         return f"{self.case.rstrip('.')}. {self.why}".strip()
 
 
-def passed(case: str) -> Requirement:
-    return Requirement(True, case)
-
-
 def check(ok: bool, case: str, expected=None, actual=None, why: str = "",
           size: int = 0, evidence: str | None = None) -> Requirement:
     """A requirement that holds when ``ok``; expected and actual values that are not text are
