@@ -14,6 +14,7 @@ from . import console, functions
 from .requirements import score
 
 FIRST_ITEM = "Card"           # where an import error is explained in full
+TRANSCRIPT = "Transcript («…» is what the grader typed; it chose the cards dealt)"
 
 
 def require(result, evidence, *names: str) -> None:
@@ -80,7 +81,7 @@ def check_bets(result, evidence, games):
     """Refused bets asked again, the whole purse accepted."""
     require(result, evidence)
     (run,) = played(result, games, console.BETS.name)
-    score(result, console.judge_bets(run), "bets typed")
+    score(result, console.judge_bets(run), "bets typed", evidence_title=TRANSCRIPT)
 
 
 @pytest.mark.item("console")
@@ -94,7 +95,8 @@ def check_console(result, evidence, games):
         result.note("A game stopped where HiLo_Game did not return (an endless loop); that is "
                     "marked under stages and double_or_nothing, not here.")
     score(result, requirements, "steps of the games checked",
-          not_judged="The games could not be followed far enough to check anything.")
+          not_judged="The games could not be followed far enough to check anything.",
+          evidence_title=TRANSCRIPT)
 
 
 @pytest.mark.public

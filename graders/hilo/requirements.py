@@ -49,7 +49,7 @@ def _shown(value) -> str | None:
 
 
 def score(result, requirements: list[Requirement], noun: str = "things checked",
-          not_judged: str = "") -> None:
+          not_judged: str = "", evidence_title: str | None = None) -> None:
     """Give the item the share of requirements met (never full while one fails) and say
     what went wrong, the smallest failing case first. No requirements: not judged."""
     if not requirements:
@@ -69,7 +69,8 @@ def score(result, requirements: list[Requirement], noun: str = "things checked",
         evidence = requirement.evidence if requirement.evidence not in shown_evidence else None
         shown_evidence.add(requirement.evidence)
         result.partial(fraction, message, expected=requirement.expected,
-                       actual=requirement.actual, evidence=evidence)
+                       actual=requirement.actual, evidence=evidence,
+                       evidence_title=evidence_title if evidence else None)
     if len(failed) > SHOWN:
         rest = "; ".join(req.case.rstrip(".") for req in failed[SHOWN:SHOWN + 5])
         more = " ..." if len(failed) > SHOWN + 5 else ""
