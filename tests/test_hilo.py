@@ -17,7 +17,7 @@ import pytest
 
 import mutants
 
-from graders.engine import plugin, submissions
+from graders.engine import plugin, static, submissions
 from graders.engine.harness import prepare_workdir
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.hilo import cards, console, functions
@@ -270,6 +270,12 @@ def test_the_grader_imports_no_chat_library():
                               timeout=60)
     assert finished.returncode == 0, finished.stderr
     assert finished.stdout.strip() == "[]"
+
+
+def test_the_template_is_told_from_a_solution():
+    template = TEMPLATE / "hilo.py"
+    assert static.own_work(template, template) == 0
+    assert static.own_work(REFERENCE / "hilo.py", template) > 0
 
 
 def test_the_graders_own_lines_fit_in_100_columns():
