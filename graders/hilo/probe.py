@@ -128,11 +128,11 @@ def deck_order(m):
 
 
 def card_class(m):
-    """The student's Card if it works for the cards the tests set, else the kit's."""
+    """The student's Card if it keeps a value and a suit and can be shown (the game may rely
+    on its own methods), else the kit's. What str() shows is judged as the game shows it."""
     try:
         card = m.Card(RULES, 12, "Hearts")
-        if (card.value, card.suit, card.rank, str(card)) == (12, "Hearts", "Queen",
-                                                             "Queen of Hearts"):
+        if (card.value, card.suit) == (12, "Hearts") and isinstance(str(card), str):
             return m.Card
     except Exception:               # noqa: BLE001
         pass
