@@ -7,6 +7,7 @@ from its wording: name, chips, "read the rules?", roll again, which dice, contin
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass
 
 from graders.engine import answers
@@ -226,6 +227,7 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
                                   human_round, human_rolls, max(prompt.repeats, retry),
                                   meaning, prompt.context, retry))
     session.close()
+    shutil.rmtree(workdir, ignore_errors=True)      # everything needed is in the transcript
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"
     return Game(scenario, transcript, decisions, policy, session.child.elapsed, stopped_early)
