@@ -36,7 +36,7 @@ def test_exit_status_2_for_bad_usage_and_missing_submission(tmp_path):
     assert _cli("grade", "no_such_assignment", "x.py").returncode == 2
     assert _cli("grade").returncode == 2
     (tmp_path / "notes.txt").write_text("no python here")
-    assert _cli("grade", "pocoloco", str(tmp_path)).returncode == 2
+    assert _cli("grade", "pocoloco", str(tmp_path), "--out", str(tmp_path / "out")).returncode == 2
 
 
 def test_exit_status_0_for_a_broken_submission(tmp_path):
