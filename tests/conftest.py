@@ -57,4 +57,23 @@ def run_program(tmp_path):
     return run
 
 
-__all__ = ["FIXTURES", "KIT_ROOT", "grade", "scores", "objective"]
+def item_text(verdict) -> str:
+    """All the text a student sees for one item (messages, expected/actual, evidence, notes,
+    why it was not judged)."""
+    parts = []
+    for check in verdict.checks:
+        for detail in check.details:
+            parts += [detail["message"], str(detail["expected"]), str(detail["actual"]),
+                      str(detail["evidence"])]
+        parts += check.notes + [r["reason"] for r in check.not_judged_reasons]
+    return "\n".join(parts)
+
+
+def verdicts_by_student(reports: dict) -> dict:
+    """student name -> {item id: verdict}."""
+    return {student: {verdict.item.id: verdict for verdict in report.verdicts}
+            for student, report in reports.items()}
+
+
+__all__ = ["FIXTURES", "KIT_ROOT", "grade", "scores", "objective", "item_text",
+           "verdicts_by_student"]

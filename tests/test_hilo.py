@@ -17,6 +17,8 @@ import pytest
 
 import mutants
 
+from conftest import item_text, verdicts_by_student
+
 from graders.engine import plugin, static, submissions
 from graders.engine.harness import prepare_workdir
 from graders.engine.rubric import KIT_ROOT, Rubric
@@ -59,19 +61,7 @@ def reports(tmp_path_factory):
 @pytest.fixture(scope="module")
 def graded(reports):
     """student name -> {item id: verdict}."""
-    return {student: {verdict.item.id: verdict for verdict in report.verdicts}
-            for student, report in reports.items()}
-
-
-def _output(verdict) -> str:
-    """All the text a student sees for one item."""
-    parts = []
-    for check in verdict.checks:
-        for detail in check.details:
-            parts += [detail["message"], str(detail["expected"]), str(detail["actual"]),
-                      str(detail["evidence"])]
-        parts += check.notes + [r["reason"] for r in check.not_judged_reasons]
-    return "\n".join(parts)
+    return verdicts_by_student(reports)
 
 
 def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
@@ -104,20 +94,20 @@ def test_each_mutant_loses_exactly_its_item(graded, mutant):
 
 
 def test_feedback_names_the_smallest_failing_case(graded):
-    text = _output(graded["mutant-str_without_of"]["card"])
+    text = item_text(graded["mutant-str_without_of"]["card"])
     assert "str(Card(rules, 1, 'Clubs'))" in text and "'Ace of Clubs'" in text
     assert "'Ace Clubs'" in text
-    text = _output(graded["mutant-no_second_deal"]["stages"])
+    text = item_text(graded["mutant-no_second_deal"]["stages"])
     assert "two values that differ" in text and "dealt again" in text
-    text = _output(graded["mutant-win_announces_stake"]["double_or_nothing"])
+    text = item_text(graded["mutant-win_announces_stake"]["double_or_nothing"])
     assert "a text saying $20 was won" in text and "You won $10!" in text
 
 
 def test_console_feedback_shows_the_purse_and_the_game(graded):
-    text = _output(graded["mutant-bet_not_taken_from_purse"]["console"])
+    text = item_text(graded["mutant-bet_not_taken_from_purse"]["console"])
     assert "the purse before bet 2" in text and "$240" in text and "$260" in text
     assert "«20»" in text                       # the transcript, with the grader's answers
-    text = _output(graded["mutant-zero_bet_accepted"]["bets"])
+    text = item_text(graded["mutant-zero_bet_accepted"]["bets"])
     assert "The bet '0' with $100 in the purse" in text
     assert "a guess was asked (the bet was taken)" in text
 
@@ -133,16 +123,16 @@ def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
     for item in AUTOMATIC:
         verdict = graded["broken-syntax_error"][item]
         assert verdict.score == 0, item
-        assert "could not be imported" in _output(verdict), item
+        assert "could not be imported" in item_text(verdict), item
 
 
 def test_an_endless_loop_in_double_costs_only_the_items_that_call_it(graded, reports):
     verdicts_by_item = graded["broken-double_hangs"]
     assert _not_full(verdicts_by_item, ["card", "generate_deck", "bets", "console"]) == {}
-    assert "marked under stages and double_or_nothing" in _output(verdicts_by_item["console"])
+    assert "marked under stages and double_or_nothing" in item_text(verdicts_by_item["console"])
     assert not verdicts_by_item["stages"].passed
-    assert "did not return within 1 s" in _output(verdicts_by_item["stages"])
-    assert "did not return within 1 s" in _output(verdicts_by_item["double_or_nothing"])
+    assert "did not return within 1 s" in item_text(verdicts_by_item["stages"])
+    assert "did not return within 1 s" in item_text(verdicts_by_item["double_or_nothing"])
     assert not reports["broken-double_hangs"].problems       # verdicts, not grader trouble
 
 

@@ -18,6 +18,8 @@ import pytest
 
 import mutants
 
+from conftest import item_text, verdicts_by_student
+
 from graders.engine import plugin, submissions
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.three_card_poker import game, rounds, rules, style, verdicts
@@ -64,19 +66,7 @@ def reports(tmp_path_factory):
 @pytest.fixture(scope="module")
 def graded(reports):
     """student name -> {item id: verdict}."""
-    return {student: {verdict.item.id: verdict for verdict in report.verdicts}
-            for student, report in reports.items()}
-
-
-def _output(verdict) -> str:
-    """All the text a student sees for one item."""
-    parts = []
-    for check in verdict.checks:
-        for detail in check.details:
-            parts += [detail["message"], str(detail["expected"]), str(detail["actual"]),
-                      str(detail["evidence"])]
-        parts += check.notes
-    return "\n".join(parts)
+    return verdicts_by_student(reports)
 
 
 def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
@@ -143,8 +133,8 @@ def test_a_game_at_import_costs_part_of_main_and_nothing_else(graded, reports, n
     # the problem is said once, under main, naming every statement that ran at import
     lead = "When your file is imported, it already asks for input"
     assert [item for item, verdict in verdicts_by_item.items()
-            if lead in _output(verdict)] == ["main"]
-    text = _output(main)
+            if lead in item_text(verdict)] == ["main"]
+    text = item_text(main)
     assert text.count(lead) == 1
     for line, statement in AT_IMPORT[name].items():
         assert f"line {line} ({statement}" in text, (line, statement)
@@ -153,14 +143,14 @@ def test_a_game_at_import_costs_part_of_main_and_nothing_else(graded, reports, n
 
 
 def test_a_game_at_import_without_main_is_judged_in_the_terminal(graded):
-    text = _output(graded["correct-loop_at_bottom"]["main"])
+    text = item_text(graded["correct-loop_at_bottom"]["main"])
     assert "Your file has no function main()" in text
     assert "The game at the top level of your file was judged on the full games" in text
     assert "Play another round? (y/n) «n»" in text          # the game the import played
 
 
 def test_a_statement_that_never_stops_is_skipped_in_a_fresh_process(graded):
-    text = _output(graded["correct-loop_ignores_eof"]["main"])
+    text = item_text(graded["correct-loop_ignores_eof"]["main"])
     assert "never stopped (it kept asking after the end of input" in text
     assert "until the grader stopped it" in text and "«end of input»" in text
 
@@ -170,7 +160,7 @@ def test_missing_testing_libraries_are_replaced_and_said_once(graded, reports, n
     report = reports[f"correct-{name}"]
     said = [note for note in report.notes if "which the grader does not have" in note]
     assert len(said) == 1 and f"imports {STUBBED[name]}, which" in said[0]
-    assert not any("does not have" in _output(verdict) for verdict in graded[report.student]
+    assert not any("does not have" in item_text(verdict) for verdict in graded[report.student]
                    .values())
     # a testing library changes no function; another library might: a TA looks at it
     assert bool(report.problems) == (name == "unknown_import")
@@ -189,26 +179,26 @@ def test_each_mutant_loses_exactly_its_item(graded, mutant):
 
 
 def test_sorting_the_argument_in_place_counts_half(graded):
-    text = _output(graded["mutant-sort_in_place"]["sort_hand"])
+    text = item_text(graded["mutant-sort_in_place"]["sort_hand"])
     assert "the right cards in the right order for 2197 hands, but not as a new list" in text
     assert "sort_hand([2, 2, 3]) returned [3, 2, 2] and changed its argument to [3, 2, 2]" \
         in text
-    text = _output(graded["mutant-sort_returns_none"]["sort_hand"])
+    text = item_text(graded["mutant-sort_returns_none"]["sort_hand"])
     assert "a wrong answer for 2197 of the 2197 hands" in text and "half" not in text
 
 
 def test_feedback_names_the_smallest_failing_case_and_its_rule(graded):
-    text = _output(graded["mutant-ace_low_straight"]["has_straight"])
+    text = item_text(graded["mutant-ace_low_straight"]["has_straight"])
     assert "has_straight([2, 3, 14]) returned True" in text
     assert "An Ace counts only high in a straight: A 2 3 is not a straight" in text
-    text = _output(graded["mutant-score_base_10"]["score_hand"])
+    text = item_text(graded["mutant-score_base_10"]["score_hand"])
     assert "score_hand([2, 2, 2]) returned 16222" in text and "66082" in text
-    text = _output(graded["mutant-sort_ascending"]["play_round"])
+    text = item_text(graded["mutant-sort_ascending"]["play_round"])
     assert "kit's correct" in text
 
 
 def test_main_feedback_shows_the_totals(graded):
-    text = _output(graded["mutant-total_not_accumulated"]["main"])
+    text = item_text(graded["mutant-total_not_accumulated"]["main"])
     assert "running total must be -10, but the program showed the total 10" in text
     assert "Total: 10" in text
 
@@ -217,28 +207,29 @@ def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
     for item in AUTOMATIC:
         verdict = graded["broken-syntax_error"][item]
         assert verdict.score == 0, item
-        text = _output(verdict)
+        text = item_text(verdict)
         assert "could not be imported" in text and "SyntaxError" in text, item
 
 
 def test_an_error_at_import_hides_no_function(graded):
     verdicts_by_item = graded["broken-import_raises"]
     assert verdicts_by_item["hand_to_string"].passed      # defined after the failing line
-    text = _output(verdicts_by_item["main"])
+    text = item_text(verdicts_by_item["main"])
     assert "line 3 (EXAMPLE = hand_to_string([14, 9, 4])) raised NameError" in text
     assert "Fix or remove the top-level statements that fail" in text
     for item in AUTOMATIC:
         if item != "hand_to_string":
             assert verdicts_by_item[item].score == 0, item
-            assert f"Your file has no function named {item}." in _output(verdicts_by_item[item])
+            assert f"Your file has no function named {item}." in item_text(verdicts_by_item[item])
         if item != "main":
-            assert "NameError" not in _output(verdicts_by_item[item]), item
+            assert "NameError" not in item_text(verdicts_by_item[item]), item
 
 
 def test_an_endless_loop_fails_only_its_own_item(graded):
     verdicts_by_item = graded["broken-has_pair_hangs"]
     assert verdicts_by_item["has_pair"].score == 0
-    assert "has_pair([2, 2, 2]) did not return within 1 s" in _output(verdicts_by_item["has_pair"])
+    hang = item_text(verdicts_by_item["has_pair"])
+    assert "has_pair([2, 2, 2]) did not return within 1 s" in hang
     others = [item for item in AUTOMATIC if item != "has_pair"]
     assert _not_full(verdicts_by_item, others) == {}
 
