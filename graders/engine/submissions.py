@@ -57,6 +57,10 @@ class Submission:
     problems: list[str] = field(default_factory=list)    # for a TA (needs_review.md)
     refused: str | None = None             # why it cannot be graded at all (e.g. a link)
     seen: list[str] = field(default_factory=list)        # what the submission held
+    user_id: str | None = None             # Canvas user id (None for folders, unknown names)
+    late: bool = False                     # Canvas marked the graded upload LATE
+    submission_id: str | None = None       # Canvas submission id of the graded upload
+    display_name: str = ""                 # the name part of Canvas's file names
 
     @property
     def main(self) -> Path | None:
@@ -459,6 +463,11 @@ def _safe_lstat(path: Path) -> os.stat_result | None:
         return os.lstat(path)
     except OSError:
         return None
+
+
+def layout_warnings(folder: Path, main_name: str) -> list[str]:
+    """What a TA should hear about a class folder's layout (entries no layout explains)."""
+    return []
 
 
 def discover(folder: Path, main_name: str, students: set[str] | None = None) \
