@@ -30,8 +30,9 @@ from pathlib import Path
 from . import static
 from .rubric import KIT_ROOT, Rubric
 
-CANVAS = re.compile(r"^(?P<student>[a-z0-9]+?)(?:_late)?_(?:\d+_)+(?P<file>.+?)(?:-\d+)?"
-                    r"(?P<ext>\.\w+)$", re.I)
+# name_[LATE_]userid_submissionid_original[-N].ext, or the older name_number_original
+CANVAS = re.compile(r"^(?P<name>[^\W_]+)(?P<late>_late)?_(?P<first>\d+)(?:_(?P<second>\d+))?"
+                    r"_(?P<file>.+?)(?:-(?P<copy>\d+))?(?P<ext>\.\w+)?$", re.I)
 IGNORED = {"__pycache__", ".git", ".DS_Store", "__MACOSX", ".venv", "venv", ".idea",
            ".vscode"}
 
@@ -434,6 +435,18 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
     stage = _Stage()
     name = student or (path.stem if not path.is_dir() else path.name)
     info = _safe_lstat(path)
+    canvas = None if path.is_dir() else parse_canvas_name(path.name)
+    submission = _from_path(path, main_name, name, info, canvas, stage, notes, seen)
+    if canvas is not None:
+        submission.display_name = canvas.display_name
+        submission.user_id, submission.late = canvas.user_id, canvas.late
+        submission.submission_id = canvas.submission_id
+    return submission
+
+
+def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | None,
+               canvas: CanvasName | None, stage: _Stage, notes: list[str],
+               seen: list[str]) -> Submission:
     try:
         if path.is_dir():
             _from_folder(path.resolve(), main_name, stage, notes, seen)
@@ -441,9 +454,8 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
         if info is None:
             return _finish(name, path.parent, stage, main_name, notes, seen)
         as_name = path.name
-        match = CANVAS.match(path.name)
-        if match and path.name != main_name:
-            as_name = match.group("file") + match.group("ext")
+        if canvas is not None and path.name != main_name:
+            as_name = canvas.original
         seen.append(shown(path.name))
         parent = _open_folder(path.parent.resolve())
         try:
@@ -465,56 +477,264 @@ def _safe_lstat(path: Path) -> os.stat_result | None:
         return None
 
 
+# --------------------------------------------------------------------- class folders
+@dataclass
+class CanvasName:
+    """What Canvas's bulk download says in one file name (see ``parse_canvas_name``)."""
+
+    display_name: str              # the name part, e.g. "smithjane"
+    late: bool
+    user_id: str | None            # None in the older one-number form (see below)
+    submission_id: str | None
+    order: int                     # the number that orders one student's uploads
+    copy: int                      # Canvas's -N for a re-uploaded file of the same name (0)
+    original: str                  # the file's name as the student uploaded it, e.g. a5.py
+
+    @property
+    def label(self) -> str:
+        """The upload as a student knows it: ``a5-1.py`` for Canvas's second ``a5.py``."""
+        if not self.copy:
+            return self.original
+        stem, dot, ext = self.original.rpartition(".")
+        return f"{stem}-{self.copy}.{ext}" if dot and stem else f"{self.original}-{self.copy}"
+
+
+def parse_canvas_name(entry: str) -> CanvasName | None:
+    """Canvas's name for a loose file of a bulk download, or None for any other name.
+
+    ``name_[LATE_]userid_submissionid_original[-N].ext``. Interpretation: the older form
+    with a single number (``smithjane_67890_a5.py``) does not say whether the number is the
+    user's or the submission's, so neither id is taken from it (a CSV for Canvas must not
+    guess a student); the number still orders the uploads, and the student is the name part.
+    """
+    match = CANVAS.match(entry)
+    if not match:
+        return None
+    first, second = match.group("first"), match.group("second")
+    original = match.group("file") + (match.group("ext") or "")
+    return CanvasName(display_name=match.group("name").lower(), late=bool(match.group("late")),
+                      user_id=first if second else None, submission_id=second,
+                      order=int(second or first), copy=int(match.group("copy") or 0),
+                      original=original)
+
+
+@dataclass
+class _Upload:
+    entry: str                     # its name in the class folder
+    info: os.stat_result
+    canvas: CanvasName
+
+
+@dataclass
+class _Plan:
+    """How a class folder's entries are read: one list per student, and what was left out."""
+
+    folders: dict[str, str] = field(default_factory=dict)          # student -> folder name
+    canvas: dict[str, list[_Upload]] = field(default_factory=dict)  # student -> uploads
+    loose: dict[str, list[tuple[str, os.stat_result]]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _listed(names: list[str], limit: int = 20) -> str:
+    """``a, b and c`` (at most ``limit`` names, then how many more)."""
+    names = [shown(n) for n in names]
+    if len(names) > limit:
+        return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _plan(dir_fd: int, main_name: str) -> _Plan:
+    """Sort a class folder's entries into students (reading names only, copying nothing).
+
+    Understood layouts: a folder per student; loose files named as Canvas names them
+    (grouped by user id); a loose ``.py`` or ``.zip`` per student named otherwise (the
+    student is the file's stem). Anything else (a loose ``notes.txt``, a ``grades.csv``) is
+    left out and named in a warning rather than made into a student with nothing to grade.
+    """
+    plan = _Plan()
+    uploads: list[_Upload] = []
+    unknown: list[str] = []
+    loose: dict[str, list[tuple[str, os.stat_result]]] = {}
+    folders: list[str] = []
+    for entry, info in _entries(dir_fd):
+        if entry.startswith("."):
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            folders.append(entry)
+            continue
+        canvas = parse_canvas_name(entry)
+        if canvas is not None:
+            uploads.append(_Upload(entry, info, canvas))
+        elif (not stat.S_ISREG(info.st_mode)
+              or Path(entry).suffix.lower() in (".py", ".zip")):
+            # a link or a pipe is a student's submission to refuse, not an unknown file
+            loose.setdefault(Path(entry).stem, []).append((entry, info))
+        else:
+            unknown.append(entry)
+    # one student = one user id: a name part shared by two user ids is two students
+    by_person: dict[tuple[str, str | None], list[_Upload]] = {}
+    for upload in uploads:
+        key = (upload.canvas.display_name, upload.canvas.user_id)
+        by_person.setdefault(key, []).append(upload)
+    names = [name for name, _ in by_person]
+    taken: set[str] = set()
+    for entry in folders:
+        plan.folders[_unique(safe_student(entry), None, taken)] = entry
+    for (name, user_id), group in sorted(by_person.items(), key=lambda kv: (kv[0][0],
+                                                                            kv[0][1] or "")):
+        wanted = f"{name}_{user_id}" if user_id and names.count(name) > 1 else name
+        student = _unique(safe_student(wanted), user_id, taken)
+        if student != safe_student(wanted):
+            plan.warnings.append(f"{_listed([u.entry for u in group])}: the name "
+                                 f"{safe_student(wanted)} was already taken by a folder; "
+                                 f"graded as {student}")
+        plan.canvas[student] = group
+    for stem, entries in sorted(loose.items()):
+        student = _unique(safe_student(stem), None, taken)
+        plan.loose[student] = entries
+        if Path(main_name).stem.lower() == stem.lower():
+            plan.warnings.append(f"{_listed([e for e, _ in entries])} in the class folder is "
+                                 f"named like the assignment's own file, not after a student: "
+                                 f"graded as a student called {student} (is this one "
+                                 f"student's folder rather than a class?)")
+    if unknown:
+        plan.warnings.append(f"{len(unknown)} file(s) in the class folder match no layout the "
+                             f"grader understands (a folder per student, Canvas's names, or a "
+                             f".py or .zip per student) and were left out: {_listed(unknown)}")
+    return plan
+
+
+def _unique(student: str, user_id: str | None, taken: set[str]) -> str:
+    """``student``, or with the user id (or a number) added if a folder already has it."""
+    candidate, number = student, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{student}_{user_id}" if user_id and number == 2 else f"{student}_{number}"
+    taken.add(candidate)
+    return candidate
+
+
 def layout_warnings(folder: Path, main_name: str) -> list[str]:
-    """What a TA should hear about a class folder's layout (entries no layout explains)."""
-    return []
+    """What a TA should hear once about a class folder's layout: the entries no layout
+    explains (named), and students renamed because a name was taken."""
+    handle = _open_folder(Path(folder).resolve())
+    try:
+        return _plan(handle, main_name).warnings
+    finally:
+        os.close(handle)
 
 
 def discover(folder: Path, main_name: str, students: set[str] | None = None) \
         -> list[Submission]:
     """Every submission in a class folder: subfolders, then loose (Canvas-named) files.
 
-    ``students``: only these (the others are found but not copied).
+    ``students``: only these (the others are found but not copied). Files that match no
+    layout are left out; ``layout_warnings`` names them.
     """
     folder = Path(folder).resolve()
     found: list[Submission] = []
-    loose: dict[str, dict[str, tuple[str, os.stat_result]]] = {}
     handle = _open_folder(folder)
     try:
-        for entry, info in _entries(handle):
-            if entry.startswith("."):
-                continue
-            if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
-                match = CANVAS.match(entry)
-                student = match.group("student") if match else Path(entry).stem
-                if students is None or safe_student(student) in students:
-                    found.append(_finish(student, folder, _Stage(), main_name, [],
-                                         [shown(entry)],
-                                         _refusal(shown(entry), _kind(info.st_mode))))
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if students is not None and safe_student(entry) not in students:
-                    continue
-                found.append(_one_folder(folder / entry, entry, main_name, handle))
-                continue
-            match = CANVAS.match(entry)
-            student = match.group("student") if match else Path(entry).stem
-            name = match.group("file") + match.group("ext") if match else entry
-            loose.setdefault(student, {})[name] = (entry, info)
-        for student, files in loose.items():
-            if students is not None and safe_student(student) not in students:
+        plan = _plan(handle, main_name)
+        for student, entry in plan.folders.items():
+            if students is None or student in students:
+                found.append(_one_folder(folder / entry, student, main_name, handle))
+        for student, group in plan.canvas.items():
+            if students is None or student in students:
+                found.append(_canvas_submission(handle, folder, student, group, main_name))
+        for student, entries in plan.loose.items():
+            if students is not None and student not in students:
                 continue
             stage, seen, refused = _Stage(), [], None
             try:
-                for name, (entry, _) in files.items():
+                for entry, info in entries:
                     seen.append(shown(entry))
-                    stage.copy(handle, entry, name, shown(entry))
+                    if not stat.S_ISREG(info.st_mode):
+                        raise Refused(_refusal(shown(entry), _kind(info.st_mode)))
+                    stage.copy(handle, entry, entry, shown(entry))
             except Refused as exc:
                 refused = str(exc)
             found.append(_finish(student, folder, stage, main_name, [], seen, refused))
     finally:
         os.close(handle)
     return found
+
+
+def _canvas_submission(dir_fd: int, folder: Path, student: str, uploads: list[_Upload],
+                       main_name: str) -> Submission:
+    """One student's Canvas uploads: the latest upload of each file is graded.
+
+    Latest means the highest submission id, then the highest ``-N``; at a tie a file
+    uploaded on its own beats a file of the same name inside a .zip (it was chosen one by
+    one). A .zip is unpacked as in ``_unpack`` and its files join the loose ones.
+    """
+    newest_first = sorted(uploads, reverse=True,
+                          key=lambda u: (u.canvas.order, u.canvas.copy,
+                                         not u.entry.lower().endswith(".zip"), u.entry))
+    stage, notes, seen = _Stage(), [], [shown(u.entry) for u in sorted(uploads,
+                                                                       key=lambda u: u.entry)]
+    graded: dict[str, tuple[str, _Upload]] = {}   # staged name (lower) -> (label, upload)
+    older: dict[str, list[str]] = {}
+    labels = [u.canvas.label.lower() for u in uploads]
+
+    def label_of(upload: _Upload) -> str:
+        label = upload.canvas.label
+        if labels.count(label.lower()) > 1 and upload.canvas.order:
+            label += f" (submission {upload.canvas.order})"
+        return shown(label)
+
+    def take(name: str, label: str, upload: _Upload) -> bool:
+        if name.lower() in graded:
+            older.setdefault(name.lower(), []).append(label)
+            return False
+        graded[name.lower()] = (label, upload)
+        return True
+
+    refused = None
+    try:
+        for upload in uploads:
+            if not stat.S_ISREG(upload.info.st_mode):
+                raise Refused(_refusal(shown(upload.entry), _kind(upload.info.st_mode)))
+        for upload in newest_first:
+            what = shown(upload.entry)
+            if upload.entry.lower().endswith(".zip"):
+                _canvas_zip(dir_fd, upload, what, label_of(upload), main_name, stage, notes,
+                            seen, take)
+            elif take(upload.canvas.original, label_of(upload), upload):
+                stage.copy(dir_fd, upload.entry, upload.canvas.original, what)
+    except Refused as exc:
+        refused = str(exc)
+    for name, labels_before in older.items():
+        notes.append(f"graded {graded[name][0]}, uploaded after {_listed(labels_before)}")
+    submission = _finish(student, folder, stage, main_name, notes, seen, refused)
+    used = [upload for _, upload in graded.values()] or newest_first
+    main = graded.get(main_name.lower(), (None, None))[1]
+    source = main or max(used, key=lambda u: (u.canvas.order, u.canvas.copy))
+    submission.display_name = uploads[0].canvas.display_name
+    submission.user_id = uploads[0].canvas.user_id
+    submission.submission_id = source.canvas.submission_id
+    # Interpretation: Canvas marks a whole submission LATE; a graded file from a LATE
+    # upload makes the graded work late, an older LATE upload that was replaced does not.
+    submission.late = any(u.canvas.late for u in used)
+    return submission
+
+
+def _canvas_zip(dir_fd: int, upload: _Upload, what: str, label: str, main_name: str,
+                stage: _Stage, notes: list[str], seen: list[str], take) -> None:
+    """Unpack one uploaded .zip into its own stage, then keep the files no newer upload
+    replaced."""
+    raw = _Stage()
+    raw.copy(dir_fd, upload.entry, "upload.zip", what)
+    stage.problems.extend(raw.problems)
+    if "upload.zip" not in raw.files:
+        return
+    members = _Stage()
+    where = _unpack(raw.files["upload.zip"].read_bytes(), what, main_name, members, seen)
+    stage.problems.extend(members.problems)
+    notes.append(f"unpacked {label} and graded {where}")
+    for name, path in members.files.items():
+        if take(name, f"{shown(name)} in {label}", upload):
+            stage.add(name, path.read_bytes())
 
 
 def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Submission:
