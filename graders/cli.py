@@ -2,6 +2,8 @@
 
     python -m graders grade ASSIGNMENT PATH [--json FILE]     one submission (file or folder)
     python -m graders grade-all ASSIGNMENT FOLDER [--out DIR]  a class folder, reports per student
+        [--force] [--only STUDENT ...]                         regrade all / just these students
+    python -m graders report ASSIGNMENT [--out DIR]            rebuild the class files (overrides)
     python -m graders check ASSIGNMENT PATH                    the students' public self-check
     python -m graders list                                     the assignments this kit has
 
@@ -15,13 +17,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 import traceback
 from pathlib import Path
 
-from .engine import html, plugin, reports, sandbox, submissions
+from .engine import classbook, plugin, reports, sandbox, submissions
 from .engine.rubric import KIT_ROOT, Rubric
 
 GRADERS = Path(__file__).resolve().parent
@@ -98,55 +99,160 @@ def cmd_check(args) -> int:
 
 
 def cmd_worker(args) -> int:
-    """Grade some submissions of a class (run by grade-all, one process per core)."""
+    """Grade students of a class, one at a time as grade-all hands them over (a name per
+    line on standard input, or the names given), storing each result as soon as it is done
+    and saying so on the progress pipe (run by grade-all, one process per core)."""
     rubric = _rubric(args.assignment)
     _isolation(quiet=True)
-    wanted = set(args.students)
-    found = [s for s in submissions.discover(Path(args.folder), rubric.main_file, wanted)
-             if s.student in wanted]
-    for report in plugin.run(rubric, found, GRADERS / rubric.assignment):
-        reports.write_submission(report, Path(args.out) / report.student)
-    return 0
+    folder, out = Path(args.folder), Path(args.out)
+    progress = os.fdopen(args.progress_fd, "w", encoding="utf-8") if args.progress_fd \
+        else None
+    grader = classbook.grader_hash(rubric.assignment)
+
+    def tell(*words) -> None:
+        if progress is not None:
+            progress.write(" ".join(str(w) for w in words) + "\n")
+            progress.flush()
+
+    names = args.students or (line.strip() for line in sys.stdin)
+    failed = False
+    for student in names:
+        if not student:
+            continue
+        tell("start", student)
+        try:
+            found = [s for s in submissions.discover(folder, rubric.main_file, {student})
+                     if s.student == student]
+            if not found:
+                raise RuntimeError("the submission is no longer in the class folder")
+            started = time.monotonic()
+            # one pytest session per student: each result is stored the moment it is done
+            (report,) = plugin.run(rubric, found[:1], GRADERS / rubric.assignment)
+            report.execution_time = time.monotonic() - started
+            classbook.write_automatic(report, out / student, found[0], grader)
+            tell("done", student, f"{report.score:g}/{rubric.max_score:g}")
+        except Exception as exc:   # noqa: BLE001 - one student's failure must not stop a class
+            failed = True
+            traceback.print_exc()
+            tell("failed", student, reports.one_line(f"{type(exc).__name__}: {exc}", 200))
+    return 1 if failed else 0
 
 
-def cmd_grade_all(args) -> int:
-    rubric = _rubric(args.assignment)
-    folder = Path(args.folder)
+def _class_folder(rubric: Rubric, path: str) -> tuple[Path, list[submissions.Submission]]:
+    folder = Path(path)
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
     found = submissions.discover(folder, rubric.main_file)
     if not found:
         raise UsageError(f"no submissions in {folder}")
+    return folder, found
+
+
+def _ta_files(rubric: Rubric, out: Path, students: set[str]) -> None:
+    """Check overrides.toml and the late policy before anything is graded: a file the kit
+    cannot read stops here (exit status 2), not after an hour of grading."""
+    try:
+        classbook.late_policy(rubric.assignment)
+        classbook.load_overrides(out / classbook.OVERRIDES, rubric, students)
+    except classbook.ClassbookError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_grade_all(args) -> int:
+    rubric = _rubric(args.assignment)
+    folder, found = _class_folder(rubric, args.folder)
     out = Path(args.out) / rubric.assignment
+    current = {s.student: s for s in found}
+    only = list(dict.fromkeys(args.only or []))
+    unknown = [name for name in only if name not in current]
+    if unknown:
+        raise UsageError(f"--only: no submission of {', '.join(unknown)} in {folder} "
+                         f"(students: {', '.join(sorted(current))})")
+    _ta_files(rubric, out, set(current))
     _isolation()
-    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(found)))
     started = time.monotonic()
-    missing = [s for s in found if not s.found]
-    for s in missing:              # refused, or no main file: 0, saying why (and what it held)
-        reports.write_submission(reports.unusable_report(rubric, s.student, s.missing_why,
-                                                         s.notes, s.problems), out / s.student)
-    gradable = [s.student for s in found if s.found]
-    chunks = [gradable[i::jobs] for i in range(jobs)]
-    workers = [subprocess.Popen([sys.executable, "-m", "graders", "_worker", rubric.assignment,
-                                 str(folder), str(out), *chunk], cwd=KIT_ROOT)
-               for chunk in chunks if chunk]
-    failed = [w for w in workers if w.wait() != 0]
-    results = []
-    for s in found:
-        path = out / s.student / "results.json"
-        if path.exists():
-            results.append(json.loads(path.read_text()))
-        else:
-            results.append(reports.missing_result(rubric, s.student,
-                                                  "the grader failed on it"))
-    summary = reports.write_class(results, rubric, out)
-    html.write_class_pages(results, rubric, out, found)   # HTML pages, similarity.md
-    print(summary)
+    grader = classbook.grader_hash(rubric.assignment)
+    if only:
+        todo = [current[name] for name in only]
+    else:
+        todo = [s for s in found if args.force or not classbook.is_current(
+            out / s.student, classbook.submission_hash(s), grader)]
+    skipped = len(found) - len(todo) if not only else 0
+    for s in todo:
+        if not s.found:        # refused, or no main file: 0, saying why (and what it held)
+            report = reports.unusable_report(rubric, s.student, s.missing_why, s.notes,
+                                             s.problems)
+            classbook.write_automatic(report, out / s.student, s, grader)
+    gradable = [s.student for s in todo if s.found]
+    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(gradable) or 1))
+    if skipped:
+        print(f"Skipping {skipped} of {len(found)} submissions: unchanged since they were "
+              f"graded, and so is the grader (--force regrades them).")
+    progress = classbook.Progress(len(gradable))
+    failed = classbook.grade_in_workers(rubric.assignment, folder, out, gradable, jobs,
+                                        progress) if gradable else []
+    vanished = classbook.set_aside_vanished(out, set(current))
+    classbook.write_state(out, folder=str(folder.resolve()), vanished=vanished,
+                          when=time.strftime("%Y-%m-%d %H:%M:%S"))
+    rebuilt = classbook.rebuild(out, rubric, sorted(current), found, vanished)
+    print(rebuilt.summary)
+    _tell_ta(rebuilt, out, vanished, folder)
+    if only:
+        stale = [s.student for s in found if s.student not in only and not
+                 classbook.is_current(out / s.student, classbook.submission_hash(s), grader)]
+        if stale:
+            print(f"\nNot regraded (--only), although their submission or the grader changed: "
+                  f"{', '.join(stale)}; run grade-all without --only to grade them.")
     elapsed = time.monotonic() - started
-    print(f"\nGraded {len(found)} submissions in {elapsed:.1f} s with {jobs} worker(s).")
+    print(f"\nGraded {len(todo)} submission(s) in {elapsed:.1f} s with {jobs} worker(s)"
+          + (f"; skipped {skipped} unchanged." if skipped else "."))
+    if failed:
+        print(f"The grader failed on: {', '.join(failed)} (listed in needs_review.md).",
+              file=sys.stderr)
     print(f"Reports: {out}/index.html, {out}/<student>/feedback.md, {out}/gradebook.csv, "
-          f"{out}/needs_review.md, {out}/class_report.md, {out}/similarity.md")
+          f"{out}/canvas.csv, {out}/needs_review.md, {out}/class_report.md, "
+          f"{out}/similarity.md; TA overrides: {out}/{classbook.OVERRIDES}")
     return 1 if failed else 0
+
+
+def _tell_ta(rebuilt, out: Path, vanished: list[str], folder: Path | None) -> None:
+    """What a TA must know after the class files were written: overrides not applied,
+    results set aside, students left out of canvas.csv."""
+    for warning in rebuilt.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if vanished:
+        print(f"\nSet aside {len(vanished)} result(s) with no submission in {folder} any more "
+              f"(moved to {out / classbook.VANISHED}/, left out of the class files): "
+              f"{', '.join(vanished)}")
+    if rebuilt.left_out_of_canvas:
+        print(f"\nNot in canvas.csv: {'; '.join(rebuilt.left_out_of_canvas)}")
+
+
+def cmd_report(args) -> int:
+    """Rebuild every class file and each student's feedback from the stored results, with
+    overrides.toml and the late policy applied; nothing is graded."""
+    rubric = _rubric(args.assignment)
+    out = Path(args.out) / rubric.assignment
+    students = classbook.stored_students(out)
+    if not students:
+        raise UsageError(f"no stored results in {out}; run grade-all first")
+    _ta_files(rubric, out, set(students))
+    state = classbook.read_state(out)
+    folder = Path(state["folder"]) if state.get("folder") else None
+    found = None
+    if folder is not None and folder.is_dir():     # only for similarity.md: nothing is graded
+        found = [s for s in submissions.discover(folder, rubric.main_file, set(students))
+                 if s.student in students]
+    rebuilt = classbook.rebuild(out, rubric, students, found, state.get("vanished", []),
+                                similarity=found is not None)
+    print(rebuilt.summary)
+    _tell_ta(rebuilt, out, [], folder)
+    if found is None:
+        print("\nsimilarity.md was left as it was: the class folder of the last grade-all "
+              "is not there to compare.")
+    print(f"\nRebuilt the class files and {len(students)} students' feedback in {out} from "
+          f"the stored results (nothing was graded).")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +274,17 @@ def build_parser() -> argparse.ArgumentParser:
     every.add_argument("--jobs", type=int, default=0, help="worker processes (default: cores)")
     every.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
+    every.add_argument("--force", action="store_true",
+                       help="regrade every submission, also those unchanged since last time")
+    every.add_argument("--only", action="append", metavar="STUDENT",
+                       help="regrade just this student (repeatable); the class files are "
+                            "rebuilt from every stored result")
     every.set_defaults(func=cmd_grade_all)
+    report = sub.add_parser("report", help="rebuild the class files from stored results "
+                                           "(applies overrides.toml; grades nothing)")
+    report.add_argument("assignment")
+    report.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
+    report.set_defaults(func=cmd_report)
     check = sub.add_parser("check", help="students: run the public self-check")
     check.add_argument("assignment")
     check.add_argument("path")
@@ -180,7 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
     worker.add_argument("assignment")
     worker.add_argument("folder")
     worker.add_argument("out")
-    worker.add_argument("students", nargs="*")
+    worker.add_argument("students", nargs="*", help="(default: one name per line on stdin)")
+    worker.add_argument("--progress-fd", type=int, default=0)
     worker.set_defaults(func=cmd_worker)
     return parser
 

@@ -300,22 +300,21 @@ def missing_result(rubric: Rubric, student: str, why: str) -> dict:
                            "needs_review": [why], "problems": [why]}}
 
 
-def write_class(results: list[dict], rubric: Rubric, folder: Path) -> str:
+def write_class(results: list[dict], rubric: Rubric, folder: Path, *,
+                vanished: list[str] = (), left_out_of_canvas: list[str] = (),
+                warnings: list[str] = ()) -> str:
     """Gradebook CSV, needs-review list and the class rubric report; returns the summary.
 
     ``results`` are the per-submission results JSON records (so worker processes can write
-    them and one process can collect them).
+    them and one process can collect them), with overrides and the late policy applied
+    (``extra_data``: late, late_deduction, automatic_score, overrides, provisional).
+    ``vanished``: students whose results were set aside this run (no submission any more);
+    ``left_out_of_canvas``: students not in canvas.csv, with why; ``warnings``: about
+    overrides.toml.
     """
     folder.mkdir(parents=True, exist_ok=True)
-    ids = [item.id for item in rubric.items]
-    with open(folder / "gradebook.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["student", "score", "max_score", *ids, "needs_review"])
-        for r in results:
-            by_id = {t["number"]: t["score"] for t in r["tests"]}
-            extra = r.get("extra_data", {})
-            writer.writerow([one_line(extra.get("student"), 100), r["score"], rubric.max_score,
-                             *[by_id.get(i, 0) for i in ids], "; ".join(_look_at(r))])
+    results = sorted(results, key=lambda r: str(r.get("extra_data", {}).get("student")))
+    write_gradebook(results, rubric, folder / "gradebook.csv")
     review_items = [i.id for i in rubric.items if i.review]
     lines = [f"# {rubric.title}: submissions that need a human look", ""]
     for r in sorted(results, key=lambda r: r["score"]):
@@ -326,16 +325,66 @@ def write_class(results: list[dict], rubric: Rubric, folder: Path) -> str:
     if len(lines) == 2:
         lines.append("No submission crashed, hung or confused the grader, and every item was "
                      "judged.")
-    lines += ["", f"Every submission's review items ({', '.join(review_items)}) were scored "
-              "from measurements shown in its feedback; confirm or override them."]
+    open_items = [(one_line(r.get("extra_data", {}).get("student"), 100),
+                   r.get("extra_data", {}).get("provisional", review_items))
+                  for r in results if not r.get("extra_data", {}).get("grading_failed")]
+    open_items = [(student, items) for student, items in open_items if items]
+    if review_items:
+        lines += ["", "## Review items still provisional", ""]
+        if open_items:
+            lines += ["The review items were scored from measurements shown in each feedback. "
+                      "Confirm or override them in overrides.toml (`confirmed = [...]`, or "
+                      "the item's points):", ""]
+            lines += [f"- **{student}**: {', '.join(items)}" for student, items in open_items]
+        else:
+            lines.append("A TA has confirmed or set every review item "
+                         f"({', '.join(review_items)}).")
+    if warnings:
+        lines += ["", "## overrides.toml", ""] + [f"- {one_line(w, 500)}" for w in warnings]
     (folder / "needs_review.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     summary = class_summary(results, rubric)
-    (folder / "class_report.md").write_text(summary + "\n", encoding="utf-8")
+    extra_lines = []
+    if vanished:
+        extra_lines += ["", "## Set aside: no submission any more", "",
+                        "These students had results here but no submission in the class "
+                        "folder now; their folders were moved to `.vanished/` and are left out "
+                        "of every class file:", ""]
+        extra_lines += [f"- {one_line(name, 100)}" for name in vanished]
+    if left_out_of_canvas:
+        extra_lines += ["", "## Not in canvas.csv", ""]
+        extra_lines += [f"- {one_line(name, 300)}" for name in left_out_of_canvas]
+    (folder / "class_report.md").write_text(summary + "\n" + "\n".join(extra_lines)
+                                            + ("\n" if extra_lines else ""), encoding="utf-8")
     return summary
 
 
+def write_gradebook(results: list[dict], rubric: Rubric, path: Path) -> None:
+    """One row per student: the score (after overrides and the late policy), each item, then
+    what the score is made of (late, its deduction, the automatic score, the items a TA set,
+    the review items still provisional), the Canvas user id and what a TA must look at."""
+    ids = [item.id for item in rubric.items]
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["student", "score", "max_score", *ids, "late", "late_deduction",
+                         "automatic_score", "overridden", "provisional", "user_id",
+                         "needs_review"])
+        for r in results:
+            by_id = {t["number"]: t["score"] for t in r["tests"]}
+            extra = r.get("extra_data", {})
+            writer.writerow([one_line(extra.get("student"), 100), r["score"], rubric.max_score,
+                             *[by_id.get(i, 0) for i in ids],
+                             "LATE" if extra.get("late") else "",
+                             extra.get("late_deduction") or "",
+                             extra.get("automatic_score", r["score"]),
+                             " ".join(extra.get("overrides", {})),
+                             " ".join(extra.get("provisional", [])),
+                             one_line(extra.get("user_id") or "", 40),
+                             "; ".join(_look_at(r))])
+
+
 def class_summary(results: list[dict], rubric: Rubric) -> str:
-    """Per-item averages and full-marks rates, and the score distribution."""
+    """Per-item averages and full-marks rates, the score distribution, and how many
+    submissions were late, changed by a TA or still have provisional review items."""
     n = len(results) or 1
     lines = [f"# {rubric.title}: class report ({len(results)} submissions)", "",
              "| item | points | average | full marks |", "|---|---|---|---|"]
@@ -351,6 +400,15 @@ def class_summary(results: list[dict], rubric: Rubric) -> str:
                       f"max {totals[-1]:g}"]
     flagged = sum(1 for r in results if _look_at(r))
     lines.append(f"Submissions needing a human look beyond the review items: {flagged}")
+    extras = [r.get("extra_data", {}) for r in results]
+    late = [one_line(e.get("student"), 100) + (f" (-{e['late_deduction']:g})"
+                                               if e.get("late_deduction") else "")
+            for e in extras if e.get("late")]
+    changed = sum(1 for e in extras if e.get("overrides"))
+    provisional = sum(1 for e in extras if e.get("provisional"))
+    lines.append(f"Late: {len(late)}" + (f" ({', '.join(late)})" if late else ""))
+    lines.append(f"Changed by a TA: {changed}; with review items still provisional: "
+                 f"{provisional}")
     return "\n".join(lines)
 
 
