@@ -1,20 +1,37 @@
 """Calling a student's functions directly, in a sandboxed child process.
 
-    with FunctionCalls(submission_main, workdir) as calls:
-        results = calls.run([{"id": 1, "func": "has_pair", "args": [[5, 5, 9]]}, ...])
+The usual way is a list of :class:`Case` objects, checked in one child::
 
-Each call spec may give ``func`` + ``args``/``kwargs``, or ``code`` (grader code run with the
-student's module as ``m``; it sets ``result``), plus ``patch`` (module functions replaced by
-scripted return values, e.g. ``{"deal": [[14, 9, 4], [5, 5, 2]]}``), ``spy`` (module functions
-whose calls are recorded), ``inputs`` (lines for ``input()``), ``timeout`` (CPU seconds, default 1),
-``args_after`` (report the arguments after the call, to spot in-place changes), ``group``
-(after a call of a group hangs, the group's remaining calls are not run: they fail with
-``error == "skipped"``, so one endless loop costs one timeout, not one per call).
+    with FunctionCalls(folder / "poker.py", folder, budget=budget) as calls:
+        cases = [Case("has_pair([5, 5, 9])", True, "a pair is two cards of one rank"), ...]
+        score(result, calls.check(cases))                 # requirements.score
 
+A case's ``call`` is written as Python but only read, never run: the function's name and
+literal arguments are taken from it. ``Kit(function, *args)`` instead runs one of the kit's
+own functions in the child with the student's module as its first argument (for probes that
+look at classes and objects). ``swap={"has_pair": rules.has_pair}`` (or a module path,
+``"graders.tcp.rules:has_pair"``) replaces named helpers of the student's module with the
+kit's own functions during the call, so a function can be judged without its helpers' bugs.
+The kit modules used this way are copied into the run folder (standard library only).
+
+``run_cases`` fills in each case's ``outcome``; cases of one ``group`` (by default the
+function called) are given up once one of them hangs or kills the child: one endless loop
+costs one timeout, not one per case. ``check`` also compares each value with ``expected``
+and returns :class:`~graders.engine.requirements.Requirement` objects. ``call_problem``
+words what went wrong with a call, in one place for every grader.
+
+The lower level, ``run(specs)``, takes dicts: ``func`` + ``args``/``kwargs``, ``code``
+(grader code run with the student's module as ``m``; it sets ``result``), ``kit`` ([module,
+function]: a lent kit function given the module), ``defined`` (names: which are callable),
+``each`` (a list of argument lists: the function over all of them in the child, see
+``exhaustive``), plus ``patch`` (module functions replaced by scripted return values),
+``swap`` ({name: [module, function]}), ``spy`` (module functions whose calls are recorded),
+``inputs`` (lines for ``input()``), ``timeout`` (CPU seconds, default 1), ``args_after``
+(report the arguments after the call and whether one of them was returned), ``group``.
 Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr", "type"}``),
-``error``/``message``/``traceback`` when it raised, ``stdout`` (what the call printed),
-``spies``, and ``remaining_inputs``. Values nested deeper than four levels come back as
-``{"repr", "type"}``. A call that loops forever fails with ``error ==
+``type`` (the returned value's type name), ``error``/``message``/``traceback`` when it raised,
+``stdout``, ``spies``, ``timeline`` (scripted, spied and input calls in order, with how much
+had been printed) and ``remaining_inputs``. A call that loops forever fails with ``error ==
 "timeout"``; the child is then restarted so the next calls still run.
 
 The module is loaded once per child (not as ``__main__``), one top-level statement at a time
@@ -29,24 +46,187 @@ classes, imports, constants) are loaded. ``import_error`` is set only when even 
 """
 from __future__ import annotations
 
+import ast
+import importlib
+import shutil
+import sys
+import types
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from .draws import DrawPolicy
 from .harness import Child, Limits
+from .requirements import Requirement, shown
 
 MAX_STUCK = 3       # top-level statements skipped one by one before loading definitions only
+CHUNK = 400         # cases per batch; a batch must answer within the harness's idle limit
+UNCHECKED = object()    # Case.expected when the grader judges the outcome itself
+
+
+class Kit:
+    """A kit function run in the child as ``function(student_module, *args)``."""
+
+    def __init__(self, function: Callable, *args):
+        self.function, self.args = function, list(args)
+
+    def __str__(self) -> str:
+        return f"{self.function.__name__}({', '.join(map(repr, self.args))})"
+
+
+@dataclass
+class Case:
+    """One call of a student function: what is called, what it must return and why.
+
+    ``call`` is Python text such as ``"has_pair([5, 5, 9])"`` (read, never run) or a
+    :class:`Kit`. ``subject`` is whatever the grader wants back with the outcome (a hand, a
+    scenario); ``size`` orders failures (smallest first) when several are reported.
+    """
+
+    call: str | Kit
+    expected: Any = UNCHECKED
+    why: str = ""
+    size: int = 0
+    subject: Any = None
+    group: str | None = None
+    patch: dict | None = None
+    spy: tuple = ()
+    inputs: tuple = ()
+    swap: dict | None = None
+    timeout: float | None = None
+    args_after: bool = False
+    outcome: dict = field(default_factory=dict)
+
+    @property
+    def function(self) -> str:
+        """The name of the function called (a kit function's own name for Kit calls)."""
+        if isinstance(self.call, Kit):
+            return self.call.function.__name__
+        return parse_call(self.call)[0]
+
+    @property
+    def hung(self) -> bool:
+        """The call did not return in time, or took the process down."""
+        return self.outcome.get("error") in ("timeout", "died")
+
+    @property
+    def skipped(self) -> bool:
+        """The call was not made (an earlier call of its group hung, or no budget was left)."""
+        return self.outcome.get("error") in ("skipped", "budget")
+
+    @property
+    def value(self):
+        """What the call returned (None when it did not return)."""
+        return self.outcome.get("value") if self.outcome.get("ok") else None
+
+    @property
+    def problem(self) -> str | None:
+        """What went wrong with the call, in words (None when it returned)."""
+        return call_problem(self.outcome, str(self.call), self.timeout or 1.0)
+
+    def requirement(self, compare: Callable[[Any, Any], bool] | None = None) -> Requirement:
+        """The case judged: it returned ``expected`` (see ``same``), or what it did instead."""
+        problem = self.problem
+        expected = None if self.expected is UNCHECKED else shown(self.expected)
+        if problem:
+            actual = problem.removeprefix(str(self.call)).strip()
+            if self.outcome.get("traceback"):
+                actual += "\n\n" + self.outcome["traceback"]
+            return Requirement(False, str(self.call), expected, actual, self.why, self.size)
+        ok = self.expected is UNCHECKED or (compare or same)(self.value, self.expected)
+        return Requirement(ok, str(self.call), expected, "returned " + shown(self.value),
+                           self.why, self.size)
+
+
+def parse_call(text: str) -> tuple[str, list, dict]:
+    """('has_pair', [[5, 5, 9]], {}) from 'has_pair([5, 5, 9])': the name (dotted for
+    'Card.random(...)') and the literal arguments. Nothing is run."""
+    node = ast.parse(text.strip(), mode="eval").body
+    if not isinstance(node, ast.Call):
+        raise ValueError(f"not a call: {text!r}")
+    parts, func = [], node.func
+    while isinstance(func, ast.Attribute):
+        parts.insert(0, func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        raise ValueError(f"call a function by its name: {text!r}")
+    args = [ast.literal_eval(arg) for arg in node.args]
+    kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+    return ".".join([func.id] + parts), args, kwargs
+
+
+def same(value, expected) -> bool:
+    """Equal and of the right kind: True is not 1, a whole float counts as an int, a tuple
+    (sent back as a list) equals the list of its items."""
+    if isinstance(expected, bool) or isinstance(value, bool):
+        return type(value) is type(expected) and value == expected
+    if isinstance(expected, int):
+        return isinstance(value, (int, float)) and value == expected
+    if isinstance(expected, tuple):
+        return isinstance(value, list) and value == list(expected)
+    return type(value) is type(expected) and value == expected
+
+
+def call_problem(outcome: dict, call: str, timeout: float = 1.0) -> str | None:
+    """What went wrong with one call, e.g. 'has_pair([2, 2, 5]) did not return within 1 s
+    (an endless loop?)'; None when it returned. The one wording every grader uses."""
+    error = outcome.get("error")
+    if outcome.get("ok") or error is None:
+        return None
+    message = (outcome.get("message") or "").strip()
+    if error == "timeout":
+        return f"{call} did not return within {timeout:g} s (an endless loop?)"
+    if error == "died":
+        return f"{call} stopped the program: {message}"
+    if error == "skipped":
+        return f"{call} was not run because an earlier call of the same function did not " \
+               "return"
+    if error == "budget":
+        return f"{call} was not run: the submission's time budget was used up"
+    if error == "import":
+        return f"{call} could not be run because the file could not be imported"
+    if error == "grader":
+        return f"{call} could not be run (the grader's own helper failed: {message})"
+    return f"{call} raised {error}: {message}".rstrip(": ")
+
+
+def kit_reference(thing, name: str | None = None) -> tuple[str, str, Path]:
+    """(module name in the child, function name, source file) for a kit function, a kit
+    module (with ``name``) or 'package.module:function'."""
+    if isinstance(thing, str):
+        module_name, _, attr = thing.partition(":")
+        module = importlib.import_module(module_name)
+        attr = attr or name
+    elif isinstance(thing, types.ModuleType):
+        module, attr = thing, name
+    else:
+        module, attr = sys.modules[thing.__module__], thing.__name__
+    if not attr or not callable(getattr(module, attr, None)):
+        raise ValueError(f"{module.__name__} has no function {attr!r}")
+    child_name = "kit_" + "_".join(module.__name__.split(".")[1:])
+    return child_name, attr, Path(module.__file__)
+
+
+def swap_all(module, names) -> dict:
+    """swap= for several helpers taken from one kit module: {name: module}."""
+    return {name: module for name in names}
 
 
 class FunctionCalls:
-    """A child process holding the imported student module, answering batches of calls."""
+    """A child process holding the imported student module, answering batches of calls.
+
+    ``budget`` (the submission's ``plugin.Budget``) caps each child's CPU and stops the calls
+    when it is spent (they fail with ``error == "budget"``).
+    """
 
     def __init__(self, target: Path, workdir: Path, module: str = "submission",
                  policy: DrawPolicy | None = None, limits: Limits | None = None,
-                 paths: list[Path] | None = None):
+                 paths: list[Path] | None = None, budget=None):
         self.target, self.workdir, self.module = Path(target), Path(workdir), module
         self.paths = paths
         self.policy = policy
         self.limits = limits or Limits(cpu_seconds=120)
+        self.budget = budget
         self.child: Child | None = None
         self.import_error: str | None = None
         self.restarts = 0
@@ -54,6 +234,7 @@ class FunctionCalls:
         self.stuck: list[dict] = []             # statements skipped because they did not stop
         self._definitions_only = False
         self._cpu_stopped: list[int] = []
+        self._lent: set[str] = set()
 
     def __enter__(self) -> "FunctionCalls":
         return self
@@ -61,8 +242,13 @@ class FunctionCalls:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _start(self) -> bool:
-        """Start a child and load the module; False (with ``import_error``) when it cannot."""
+    @property
+    def budget_spent(self) -> bool:
+        return self.budget is not None and self.budget.left <= 0
+
+    def start(self) -> bool:
+        """Start a child and load the module (done by the calls when needed); False (with
+        ``import_error``) when it cannot be loaded."""
         while True:
             # statements that never stopped, or that were stopped after their CPU time in
             # the first load (not worth that time again in every fresh child)
@@ -72,7 +258,7 @@ class FunctionCalls:
                 env["KIT_LOAD"] = "definitions"
             self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
                                limits=self.limits, mode="calls", module=self.module,
-                               paths=self.paths, env=env).start()
+                               paths=self.paths, env=env, budget=self.budget).start()
             line, event = None, self.child.next_event()
             while event is not None and event.get("ev") == "load":
                 line, event = event.get("line"), self.child.next_event()
@@ -99,56 +285,129 @@ class FunctionCalls:
                 stuck["line"] = None
             self.stuck.append(stuck)
 
-    def run(self, specs: list[dict], timeout: float = 1.0) -> list[dict]:
-        """Run the calls in order; a call that hangs or kills the child fails alone."""
-        results: list[dict] = []
-        pending = [dict(spec) for spec in specs]
-        for spec in pending:
-            spec.setdefault("timeout", timeout)
-        hung: set = set()
+    def _ready(self) -> bool:
+        """A child holding the module is running (started if needed)."""
+        if self.child is not None and self.child.running:
+            return True
+        return not self.import_error and self.start()
+
+    def defined(self, names) -> dict[str, bool] | None:
+        """Which of ``names`` ('main', 'Card.random') the module defines as callables; None
+        when it cannot be imported."""
+        (outcome,) = self.run([{"id": 0, "defined": list(names)}])
+        return outcome.get("value") if outcome.get("ok") else None
+
+    # ------------------------------------------------------------------ cases
+    def lend(self, thing, name: str | None = None) -> list[str]:
+        """[module, function] for the child, copying the kit module into the run folder."""
+        module, attr, source = kit_reference(thing, name)
+        if module not in self._lent:
+            shutil.copyfile(source, self.workdir / f"{module}.py")
+            self._lent.add(module)
+        return [module, attr]
+
+    def spec(self, case: Case, swap: dict | None = None, timeout: float = 1.0) -> dict:
+        """The call spec of a case (swap: helpers replaced for this call too)."""
+        if isinstance(case.call, Kit):
+            spec = {"kit": self.lend(case.call.function), "args": case.call.args}
+        else:
+            name, args, kwargs = parse_call(case.call)
+            spec = {"func": name, "args": args, "kwargs": kwargs}
+        helpers = dict(swap or {}, **(case.swap or {}))
+        if helpers:
+            spec["swap"] = {name: self.lend(thing, name) for name, thing in helpers.items()}
+        for key, value in (("patch", case.patch), ("spy", list(case.spy)),
+                           ("inputs", list(case.inputs)), ("args_after", case.args_after)):
+            if value:
+                spec[key] = value
+        spec["timeout"] = case.timeout or timeout
+        return spec
+
+    def run_cases(self, cases: list[Case], swap: dict | None = None,
+                  timeout: float = 1.0) -> list[Case]:
+        """Fill in every case's ``outcome``; a group is given up once one of its calls hangs
+        (its other cases become 'skipped'). Returns the cases."""
+        given_up: set[str] = set()
+        specs = [self.spec(case, swap, timeout) for case in cases]
+        for start in range(0, len(cases), CHUNK):
+            self._run_chunk(list(zip(cases, specs))[start:start + CHUNK], given_up)
+        return cases
+
+    def check(self, cases: list[Case], swap: dict | None = None, timeout: float = 1.0,
+              compare: Callable[[Any, Any], bool] | None = None) -> list[Requirement]:
+        """Run the cases and judge each against its ``expected`` value."""
+        return [case.requirement(compare) for case in self.run_cases(cases, swap, timeout)]
+
+    def _run_chunk(self, chunk: list[tuple[Case, dict]], given_up: set[str]) -> None:
+        pending = _still_wanted(chunk, given_up)
         while pending:
-            skipped = [s for s in pending if s.get("group") is not None and s["group"] in hung]
-            if skipped and skipped[0] is pending[0]:
-                results.append(_failed(pending[0], "skipped", "not run: an earlier call of "
-                                       "the same function did not return"))
-                pending = pending[1:]
-                continue
-            if hung:
-                cut = next((i for i, s in enumerate(pending)
-                            if s.get("group") is not None and s["group"] in hung), len(pending))
-            else:
-                cut = len(pending)
-            if self.child is None or not self.child.running:
-                if self.import_error or not self._start():
-                    results += [_failed(s, "import", self.import_error or "") for s in pending]
-                    return results
-            self.child.reply({"calls": pending[:cut]})
+            if self.budget_spent:
+                for case, _ in pending:
+                    case.outcome = _failed({}, "budget", "the time budget was used up")
+                return
+            if not self._ready():
+                for case, _ in pending:
+                    case.outcome = _failed({}, "import", self.import_error or "")
+                return
+            self.child.reply({"calls": [dict(spec, id=i) for i, (_, spec) in
+                                        enumerate(pending)]})
             event = self.child.next_event()
             if event is None or event.get("ev") != "result":
                 reason = self.child.outcome.get("error") or "the program stopped"
-                results.append(_failed(pending[0], "died", reason))
-                pending = pending[1:]
-                self.close()
+                pending[0][0].outcome = _failed({}, "died", reason)
+                done = pending[:1]
+            else:
+                done = pending[:len(event.get("results", []))]
+                for (case, _), outcome in zip(done, event["results"]):
+                    case.outcome = outcome
+            if done and (done[-1][0].hung or _each_hung(done[-1][0].outcome)):
+                given_up.add(_group(*done[-1]))
+                self.close()                 # start afresh: the module may be broken now
                 self.restarts += 1
-                continue
-            batch = event.get("results", [])
-            results += batch
-            pending = pending[len(batch):]
-            if batch and batch[-1].get("error") == "timeout":
-                if batch[-1].get("id") is not None:
-                    group = next((s.get("group") for s in specs if s.get("id") ==
-                                  batch[-1]["id"]), None)
-                    if group is not None:
-                        hung.add(group)
-                self.close()             # the module may be in a broken state: start afresh
-                self.restarts += 1
-        return results
+            pending = _still_wanted(pending[len(done):], given_up)
+
+    # ------------------------------------------------------------------ specs
+    def run(self, specs: list[dict], timeout: float = 1.0) -> list[dict]:
+        """Run call specs in order; a call that hangs or kills the child fails alone (and the
+        rest of its ``group``, if it has one, is skipped)."""
+        cases = []
+        for number, spec in enumerate(specs):
+            spec = dict(spec)
+            spec.setdefault("timeout", timeout)
+            case = Case("spec()", group=spec.get("group", f"#{number}"), subject=spec.get("id"))
+            cases.append((case, spec))
+        given_up: set[str] = set()
+        self._run_chunk(cases, given_up)
+        return [dict(case.outcome, id=case.subject) for case, _ in cases]
 
     def close(self) -> None:
         if self.child is not None:
             self.child.reply({"calls": []})
             self.child.close()
             self.child = None
+
+
+def _group(case: Case, spec: dict) -> str:
+    return case.group or spec.get("group") or spec.get("func") or str(spec.get("kit"))
+
+
+def _each_hung(outcome: dict) -> bool:
+    """An ``each`` call whose last input did not return (the child must start afresh)."""
+    value = outcome.get("value")
+    return bool(outcome.get("ok") and isinstance(value, list) and value and
+                isinstance(value[-1], dict) and value[-1].get("error") == "timeout")
+
+
+def _still_wanted(pending: list[tuple[Case, dict]], given_up: set[str]):
+    """The cases of groups still being tested; the others are marked as skipped."""
+    wanted = []
+    for case, spec in pending:
+        if _group(case, spec) in given_up:
+            case.outcome = _failed(spec, "skipped", "not run: an earlier call of the same "
+                                   "function did not return")
+        else:
+            wanted.append((case, spec))
+    return wanted
 
 
 def _failed(spec: dict, error: str, message: str) -> dict:

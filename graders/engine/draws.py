@@ -9,6 +9,21 @@ student wrote ``randint(1, 6)``, ``randrange(6) + 1`` or ``choice([1, 2, 3, 4, 5
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One random draw of a run, as the policy answered it (observers get one per draw)."""
+
+    number: int                     # 1 for the run's first draw
+    fn: str                         # randint, randrange, choice, choices, shuffle, sample, ...
+    request: dict                   # what was asked: a, b, step, n, k, items (described)
+    value: object                   # what the program was given (an index for choices)
+    faces: tuple[int, ...] = ()     # the die faces it stands for (empty: not a die)
+    cards: tuple = ()               # the cards it stands for (loaded cards)
+    stack: tuple = ()               # who asked: the student's functions and short strings
 
 
 def die_offset(fn: str, req: dict) -> int | None:
@@ -46,6 +61,26 @@ class DrawPolicy:
         self.log = None          # the run's event log, set by the harness
         self.enough = False      # set to end the run after this draw (the scenario is done)
         self.die_style_seen = False   # a randint(1, 6)-like draw has happened in this run
+        self.observers: list[Callable[[Draw], None]] = []
+        self.count = 0
+
+    def observe(self, callback: Callable[[Draw], None]) -> None:
+        """Call ``callback(draw)`` after every draw this policy answers."""
+        self.observers.append(callback)
+
+    def cards_of(self, value) -> tuple:
+        """The cards a draw's answer stands for (policies that deal cards override this)."""
+        return ()
+
+    def record(self, event: dict, value, faces) -> Draw:
+        """The typed draw for an answered request; observers are told (the harness calls
+        this after every answer)."""
+        self.count += 1
+        draw = Draw(self.count, str(event.get("fn")), dict(event.get("req") or {}), value,
+                    tuple(faces or ()), self.cards_of(value), tuple(event.get("stack") or ()))
+        for callback in self.observers:
+            callback(draw)
+        return draw
 
     # Subclasses override these two hooks.
     def next_face(self, event: dict) -> int | None:
@@ -122,11 +157,26 @@ class DrawPolicy:
 
 
 class ScriptedDice(DrawPolicy):
-    """Loads dice from a fixed list of faces (then falls back to the seeded generator)."""
+    """Loads dice from a queue of faces (then falls back to the seeded generator).
 
-    def __init__(self, faces: list[int], seed: int = 1):
+    ``load(faces)`` replaces what is left of the queue (before each answer or call);
+    ``draws`` holds every draw of the run (typed :class:`Draw`), and ``die_draws_since(n)``
+    the die draws after the first ``n`` draws.
+    """
+
+    def __init__(self, faces: list[int] = (), seed: int = 1):
         super().__init__(seed)
+        self.faces = list(faces)
+        self.draws: list[Draw] = []
+        self.observe(self.draws.append)
+
+    def load(self, faces: list[int]) -> None:
+        """The faces the next die draws show (replacing whatever was left)."""
         self.faces = list(faces)
 
     def next_face(self, event: dict) -> int | None:
         return self.faces.pop(0) if self.faces else None
+
+    def die_draws_since(self, start: int) -> list[Draw]:
+        """The die draws made after the first ``start`` draws."""
+        return [draw for draw in self.draws[start:] if draw.faces]

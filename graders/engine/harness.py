@@ -14,6 +14,8 @@ Wall-clock limits are only safety nets: hitting one is reported as the grader's 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import dataclasses
 import json
 import math
 import os
@@ -35,6 +37,7 @@ from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
 MAX_EVENT_LINE = 1_000_000      # bytes of one side-channel event (function results included)
+MIN_RUN_SECONDS = 0.5           # CPU seconds a run gets even when the budget is nearly spent
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -205,12 +208,14 @@ class _Spawn(pexpect.spawn):
         return ptyprocess.PtyProcess.spawn(args, pass_fds=self._pass_fds, **kwargs)
 
 
-def prepare_workdir(files, extra: dict[str, str] | None = None) -> Path:
+def prepare_workdir(files, extra: dict[str, str] | None = None,
+                    prefix: str = "kit-run-") -> Path:
     """A fresh private folder holding copies of the submission's files.
 
-    ``files`` is a list of paths, or a mapping of the name to use -> original path.
+    ``files`` is a list of paths, or a mapping of the name to use -> original path. Prefer
+    ``run_folder``, which also removes the folder.
     """
-    workdir = Path(tempfile.mkdtemp(prefix="kit-run-"))
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
     named = files.items() if isinstance(files, dict) else ((Path(p).name, p) for p in files)
     for name, path in named:
         path = Path(path)
@@ -222,18 +227,55 @@ def prepare_workdir(files, extra: dict[str, str] | None = None) -> Path:
     return workdir
 
 
+def within_budget(limits: Limits, budget=None) -> Limits:
+    """``limits`` with the CPU verdict no longer than what is left of the submission's budget
+    (``plugin.Budget``, or anything with ``left`` in CPU seconds; None: no budget)."""
+    if budget is None:
+        return limits
+    seconds = max(MIN_RUN_SECONDS, min(limits.cpu_seconds, budget.left))
+    return dataclasses.replace(limits, cpu_seconds=seconds)
+
+
+@contextlib.contextmanager
+def run_folder(submission, name: str = "run", extra: dict[str, str] | None = None):
+    """``with run_folder(submission, "games") as folder:`` a fresh private folder holding
+    copies of the submission's files (and ``extra`` files: name -> text), always removed
+    afterwards, even when the program made parts of it read-only."""
+    label = "".join(c if c.isalnum() else "-" for c in name)[:40]
+    folder = prepare_workdir(dict(submission.files), extra, prefix=f"kit-{label}-")
+    try:
+        yield folder
+    finally:
+        remove_folder(folder)
+
+
+def remove_folder(folder: Path) -> None:
+    """Delete a run folder and everything the program left in it."""
+    for parent, dirs, _ in os.walk(folder):
+        for path in [parent] + [os.path.join(parent, d) for d in dirs]:
+            try:
+                os.chmod(path, 0o700)
+            except OSError:
+                pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 class Child:
-    """One run of a student program: start it, then read events until it waits or ends."""
+    """One run of a student program: start it, then read events until it waits or ends.
+
+    ``budget`` (the submission's, see ``plugin.Budget``) caps the run's CPU verdict at what is
+    left of it, so every run of a submission draws from the same budget."""
 
     def __init__(self, target: Path, *, workdir: Path, policy: DrawPolicy | None = None,
                  limits: Limits | None = None, args: list[str] | None = None,
                  mode: str = "program", deny: list[Path] | None = None,
                  python: str | None = None, module: str = "submission",
-                 env: dict[str, str] | None = None, paths: list[Path] | None = None):
+                 env: dict[str, str] | None = None, paths: list[Path] | None = None,
+                 budget=None):
         self.target = Path(target)
         self.workdir = Path(workdir)
         self.policy = policy or DrawPolicy()
-        self.limits = limits or Limits()
+        self.limits = within_budget(limits or Limits(), budget)
         self.args = list(args or [])
         self.mode = mode
         self.module = module
@@ -375,7 +417,8 @@ class Child:
         if calls:
             # each call has its own CPU timer in the child, so a batch is not "stuck" before
             # all its calls could have used their time (this verdict is only a backstop here)
-            self._call_allowance = sum(float(c.get("timeout", 1.0)) for c in calls) + 0.5
+            self._call_allowance = sum(float(c.get("timeout", 1.0)) *
+                                       max(1, len(c.get("each") or ())) for c in calls) + 0.5
         try:
             os.write(self._replies_fd, (json.dumps(obj) + "\n").encode("utf-8"))
         except OSError:
@@ -605,6 +648,7 @@ class Child:
         data = {"fn": event.get("fn"), "req": event.get("req", {}), "value": value,
                 "faces": faces, "stack": event.get("stack", []), "kit": event.get("kit")}
         self.log.append(Event("draw", "", data))
+        self.policy.record(event, value, faces)         # typed draw, for the observers
         if self.policy.enough:
             self._stop("enough", "had played every round the scenario needed")
 

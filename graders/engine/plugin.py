@@ -8,15 +8,25 @@ A grader is a pytest module ``graders/<assignment>/checks.py`` whose check funct
   ``note``, ``measure``, ``judged``, ``not_judged``); a plain ``assert`` or
   :class:`~graders.engine.rubric.Fail` also fails; a fixture may raise
   :class:`~graders.engine.rubric.NotJudged` for every check that uses it;
-* ``budget`` — the submission's time budget (CPU seconds of its runs), shared by all its runs.
+* ``budget`` — the submission's time budget (CPU seconds of its runs), shared by all its runs:
+  pass it to ``FunctionCalls``/``Child`` (their CPU limits are capped by what is left), and run
+  independent runs with ``budget.map`` (the engine's one way of running them side by side).
 
-Each check runs under pytest-timeout. At the end the plugin combines checks into item scores.
+At collection the grader is checked against ``rubric.toml``: every ``item`` marker must name
+an item, and every automatic (non-review) item must have a check; otherwise grading stops
+with a clear error before anything runs. ``public = true`` in ``rubric.toml`` selects the
+checks of the students' self-check. Each check runs under a time limit (pytest-timeout's
+setting, raised here as :class:`CheckTimedOut`, so it is recognised by its type). Results are
+kept in each test item's ``stash``; at the end the plugin combines checks into item scores.
 """
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +37,11 @@ from .rubric import CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import Submission, nothing_to_review
 from .transcript import take_runs
+
+
+WORKERS = 2          # runs of one submission side by side (the machines have 2 cores)
+MIN_LEFT = 0.5       # CPU seconds a run needs to be worth starting
+CHECK = pytest.StashKey[CheckResult]()
 
 
 @dataclass
@@ -65,6 +80,24 @@ class Budget:
     def spent(self) -> bool:
         return self.left <= 0
 
+    def limits(self, **fields) -> harness.Limits:
+        """harness.Limits with these fields and a CPU verdict within what is left."""
+        return harness.within_budget(harness.Limits(**fields), self)
+
+    def map(self, job, items, workers: int = WORKERS, min_left: float = MIN_LEFT) -> list:
+        """job(item) for every item, ``workers`` at a time (each job runs its own student
+        process, which mostly waits); an item reached when less than ``min_left`` CPU
+        seconds are left gets None instead (the caller says it was not played)."""
+        def run(item):
+            return job(item) if self.left >= min_left else None
+
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="kit-run") as pool:
+            return list(pool.map(run, items))
+
+
+class CheckTimedOut(Exception):
+    """A check ran past its time limit (a safety net of the grader, not a verdict)."""
+
 
 class KitPlugin:
     """Collects check results per submission while pytest runs the grader."""
@@ -83,11 +116,11 @@ class KitPlugin:
         self.run_notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
         self._budgets: dict[str, Budget] = {}
         self.attachments: dict[str, dict[str, str]] = {}
+        self.grader_problems: list[str] = []     # the grader does not match the rubric
 
     # ------------------------------------------------------------------ pytest hooks
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "item(id, weight=1): the rubric item a check scores")
-        config.addinivalue_line("markers", "public: part of the students' self-check")
 
     def pytest_generate_tests(self, metafunc):
         if "submission" in metafunc.fixturenames:
@@ -95,13 +128,43 @@ class KitPlugin:
                                  ids=[s.student for s in self.submissions])
 
     def pytest_collection_modifyitems(self, config, items):
+        checks = {}
+        for node in items:
+            ids = [marker.args[0] if marker.args else "" for marker in
+                   node.iter_markers("item")]
+            checks[getattr(node, "originalname", node.name)] = ids
+        problems = self.the_rubric.problems_with(checks)
+        if problems:
+            self.grader_problems = problems
+            raise pytest.UsageError("The grader does not match rubric.toml:\n- "
+                                    + "\n- ".join(problems))
         if self.public_only:
             public = {item.id for item in self.the_rubric.items if item.public}
 
             def wanted(node):
                 marker = node.get_closest_marker("item")
-                return node.get_closest_marker("public") or (marker and marker.args[0] in public)
+                return marker is not None and marker.args[0] in public
             items[:] = [i for i in items if wanted(i)]
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_timeout_set_timer(self, item, settings):
+        """The check's time limit raises CheckTimedOut (main thread, signal method only;
+        otherwise pytest-timeout's own way applies)."""
+        if settings.timeout <= 0 or settings.method != "signal" or \
+                threading.current_thread() is not threading.main_thread():
+            return None
+
+        def expired(signum, frame):
+            raise CheckTimedOut(f"the check ran for more than {settings.timeout:g} s")
+
+        def cancel():
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+
+        item.cancel_timeout = cancel
+        signal.signal(signal.SIGALRM, expired)
+        signal.setitimer(signal.ITIMER_REAL, settings.timeout)
+        return True
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
@@ -118,7 +181,7 @@ class KitPlugin:
         item_id = marker.args[0] if marker else request.node.name
         weight = float(marker.kwargs.get("weight", 1.0)) if marker else 1.0
         check = CheckResult(item_id, request.node.originalname, weight)
-        request.node.kit_check = check
+        request.node.stash[CHECK] = check
         return check
 
     @pytest.fixture(scope="session")
@@ -152,12 +215,12 @@ class KitPlugin:
         student = submission.student
         self.started.setdefault(student, time.monotonic())
         self.finished[student] = time.monotonic()
-        check = getattr(item, "kit_check", None)
+        check = item.stash.get(CHECK, None)
         marker = item.get_closest_marker("item")
         if check is None and marker is not None and (report.when == "call" or report.failed):
             check = CheckResult(marker.args[0], item.originalname,
                                 float(marker.kwargs.get("weight", 1.0)))
-            item.kit_check = check
+            item.stash[CHECK] = check
         if check is None:
             return
         if report.when == "call" or (report.when == "setup" and report.failed):
@@ -176,7 +239,7 @@ class KitPlugin:
         elif isinstance(exc, AssertionError):
             check.fraction = 0.0
             check.add_detail(str(exc).split("\nassert ")[0] or "A check failed.")
-        elif "Timeout" in type(exc).__name__ or "Timeout" in str(exc)[:200]:
+        elif isinstance(exc, CheckTimedOut):
             # pytest-timeout is a wall-clock safety net: the grader's problem, not a verdict
             check.record_not_judged("This check ran out of real time (a safety limit of the "
                                     "grader, not a verdict on the program).")
@@ -257,6 +320,9 @@ def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
             "-p", "no:cacheprovider"]
     args += ["-p", "no:terminal"] if quiet else ["-v", "--no-header"]
     status = pytest.main(args, plugins=[plugin])
+    if plugin.grader_problems:
+        raise RuntimeError(f"The grader in {grader_dir} does not match rubric.toml of "
+                           f"{rubric.assignment}:\n- " + "\n- ".join(plugin.grader_problems))
     if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"pytest could not run the grader in {grader_dir} "
                            f"(exit status {int(status)})")

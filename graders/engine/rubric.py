@@ -15,6 +15,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .readability import Settings
+
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,6 +36,7 @@ class Rubric:
     main_file: str
     files: list[str]
     items: list[Item]
+    readability: Settings = field(default_factory=Settings)    # the [readability] table
 
     @classmethod
     def load(cls, assignment: str) -> "Rubric":
@@ -42,8 +45,26 @@ class Rubric:
         items = [Item(i["id"], float(i["points"]), i.get("title", i["id"]),
                       bool(i.get("review", False)), bool(i.get("public", False)))
                  for i in data["item"]]
+        files = list(data.get("files", [data["main_file"]]))
+        readability = Settings.from_table(data.get("readability"))
+        if readability.files is None:
+            readability.files = [name for name in files if name.endswith(".py")]
         return cls(data.get("assignment", assignment), data.get("title", assignment),
-                   data["main_file"], list(data.get("files", [data["main_file"]])), items)
+                   data["main_file"], files, items, readability)
+
+    def problems_with(self, checks: dict[str, list[str]]) -> list[str]:
+        """What does not match between a grader and this rubric: ``checks`` maps each check
+        to the item ids its markers name. Every id must be an item, and every automatic
+        (non-review) item must have a check."""
+        known = {item.id for item in self.items}
+        problems = [f"{check} is marked for item {item_id!r}, which rubric.toml does not "
+                    f"have (its items: {', '.join(sorted(known))})"
+                    for check, ids in checks.items() for item_id in ids if item_id not in known]
+        checked = {item_id for ids in checks.values() for item_id in ids}
+        problems += [f"item {item.id!r} is scored automatically (review = false) but no check "
+                     "is marked for it" for item in self.items
+                     if not item.review and item.id not in checked]
+        return problems
 
     @property
     def max_score(self) -> float:

@@ -906,6 +906,19 @@ def _jsonable(value, depth=0):
     return {"repr": repr(value)[:200], "type": type(value).__name__}
 
 
+# What happened during one call, in order: [kind, name, characters printed so far] for each
+# scripted function called ("script"), spied function called ("spy") and answer typed
+# ("input"), so the grader can tell what was printed before each (sent as "timeline").
+_timeline = []
+_captured = [None]          # the current call's output buffer
+
+
+def _mark(kind, name):
+    if len(_timeline) < 500:
+        buffer = _captured[0]
+        _timeline.append([kind, name, len(buffer.getvalue()) if buffer is not None else 0])
+
+
 class _Script:
     """Scripted replacement for a module function during one call (e.g. deal, get_choice)."""
 
@@ -914,6 +927,7 @@ class _Script:
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
+        _mark("script", self.name)
         if not self.returns:
             raise RuntimeError("%s() was called more often than the grader expected"
                                % self.name)
@@ -923,13 +937,62 @@ class _Script:
 class _Spy:
     """Wraps a module function and records its calls and results."""
 
-    def __init__(self, function):
-        self.function, self.log = function, []
+    def __init__(self, function, name=""):
+        self.function, self.log, self.name = function, [], name
 
     def __call__(self, *args, **kwargs):
+        _mark("spy", self.name)
         result = self.function(*args, **kwargs)
         self.log.append({"args": _jsonable(list(args)), "result": _jsonable(result)})
         return result
+
+
+_MISSING = object()
+
+
+def _kit_function(reference):
+    """A kit function lent to the child: [module, attribute], the module being a file the
+    grader copied into the run folder (standard library only)."""
+    import importlib
+    return getattr(importlib.import_module(reference[0]), reference[1])
+
+
+def _resolve(module, dotted):
+    """module.a.b for 'a.b' (_MISSING when a part is missing)."""
+    value = module
+    for part in dotted.split("."):
+        value = getattr(value, part, _MISSING)
+        if value is _MISSING:
+            break
+    return value
+
+
+def _each(function, inputs, limit, want_args):
+    """function(*args) for every args of ``inputs`` inside the child (one round trip for a
+    whole input space); each input gets the call's CPU time. Stops at the first input that
+    does not return in time: the entries so far, then one with "error": "timeout"."""
+    entries = []
+    for args in inputs:
+        limit.started = _cpu_clock()
+        args = list(args)
+        try:
+            value = function(*args)
+            entry = {"v": _jsonable(value), "t": type(value).__name__}
+            if want_args:
+                entry["a"] = _jsonable(args)
+                entry["same"] = next((i for i, arg in enumerate(args) if arg is value), None)
+        except BaseException as exc:  # noqa: B902 - every student error is reported
+            if limit.stopped or isinstance(exc, CallTimeout):
+                limit.stopped = False       # the batch ends here; the grader starts afresh
+                entries.append({"error": "timeout"})
+                break
+            entry = {"error": type(exc).__name__, "message": str(exc)[:300]}
+            if len([e for e in entries if "error" in e]) < 3:
+                entry["traceback"] = _student_traceback(exc)
+        entries.append(entry)
+        if len(entries) % 200 == 0:
+            send("tick")                    # still working: not idle
+    return entries
 
 
 class _ScriptedStdin(io.TextIOBase):
@@ -1256,16 +1319,27 @@ def _one_call(module, spec, scripted_inputs, done=()):
     batch so far (sent to the grader if this call has to be abandoned)."""
     saved = {}
     spies = {}
+    try:
+        # swap: the grader's own functions in place of the student's (e.g. correct helpers)
+        swaps = [(name, _kit_function(ref)) for name, ref in spec.get("swap", {}).items()]
+    except Exception as exc:     # noqa: BLE001 - a kit module that cannot load: the grader's
+        return {"id": spec.get("id"), "ok": False, "error": "grader",
+                "message": "%s: %s" % (type(exc).__name__, exc), "stdout": "", "spies": {}}
+    for name, function in swaps:
+        saved.setdefault(name, vars(module).get(name, _MISSING))
+        setattr(module, name, function)
     for name, returns in spec.get("patch", {}).items():
-        saved[name] = getattr(module, name, None)
+        saved.setdefault(name, vars(module).get(name, _MISSING))
         setattr(module, name, _Script(name, returns))
     for name in spec.get("spy", []):
         if callable(getattr(module, name, None)):
-            saved[name] = getattr(module, name)
-            spies[name] = _Spy(saved[name])
+            saved.setdefault(name, vars(module).get(name, _MISSING))
+            spies[name] = _Spy(getattr(module, name), name)
             setattr(module, name, spies[name])
     scripted_inputs[:] = list(spec.get("inputs", []))
     captured = io.StringIO()
+    _timeline[:] = []
+    _captured[0] = captured
     real_stdout = sys.stdout
     outcome = {"id": spec.get("id")}
     timeout = float(spec.get("timeout", 1.0))
@@ -1288,14 +1362,25 @@ def _one_call(module, spec, scripted_inputs, done=()):
                 scope = {"m": module, "result": None}
                 exec(spec["code"], scope)
                 value = scope["result"]
+            elif "defined" in spec:     # which names the module defines (callables)
+                value = {name: callable(_resolve(module, name)) for name in spec["defined"]}
+            elif "kit" in spec:         # a kit function given the student's module
+                value = _kit_function(spec["kit"])(module, *spec.get("args", []),
+                                                   **spec.get("kwargs", {}))
+            elif "each" in spec:        # one function over many inputs
+                function = _resolve(module, spec["func"])
+                value = _each(function, spec["each"], limit, spec.get("args_after"))
             else:
-                value = getattr(module, spec["func"])(*spec.get("args", []),
-                                                      **spec.get("kwargs", {}))
+                value = _resolve(module, spec["func"])(*spec.get("args", []),
+                                                       **spec.get("kwargs", {}))
         if limit.stopped:               # it caught the timeout and then returned
             raise CallTimeout()
-        outcome.update(ok=True, value=_jsonable(value))
-        if spec.get("args_after"):
+        outcome.update(ok=True, value=value if "each" in spec else _jsonable(value),
+                       type=type(value).__name__)
+        if spec.get("args_after") and "each" not in spec:
             outcome["args_after"] = _jsonable(spec.get("args", []))
+            outcome["same"] = next((i for i, arg in enumerate(spec.get("args", []))
+                                    if arg is value), None)
     except BaseException as exc:  # noqa: B902 - every student error is reported
         if limit.stopped:
             outcome.update(ok=False, error="timeout", message="did not return within %gs of "
@@ -1305,11 +1390,17 @@ def _one_call(module, spec, scripted_inputs, done=()):
                            traceback=_student_traceback(exc))
     finally:
         sys.stdout = real_stdout
+        _captured[0] = None
         for name, original in saved.items():
-            setattr(module, name, original)
+            if original is _MISSING:
+                vars(module).pop(name, None)
+            else:
+                setattr(module, name, original)
     outcome["stdout"] = captured.getvalue()[:20000]
     outcome["spies"] = {name: spy.log[:50] for name, spy in spies.items()}
     outcome["remaining_inputs"] = len(scripted_inputs)
+    if _timeline:
+        outcome["timeline"] = list(_timeline)
     return outcome
 
 
@@ -1320,10 +1411,12 @@ def run_calls():
 
     def scripted_input(prompt=""):
         sys.stdout.write(str(prompt))
+        _mark("input", "")
         if not scripted_inputs:
             raise EOFError("EOF when reading a line (the grader had no more answers)")
         answer = scripted_inputs.pop(0)
         sys.stdout.write(answer + "\n")
+        _mark("answered", "")
         return answer
 
     target = CONFIG["target"]

@@ -1,0 +1,182 @@
+"""Exhaustive checks: a student function over a whole input space (every hand, all 7776 rolls)
+in ONE child process, in batches, with the failures smallest first.
+
+    sweep = exhaustive(calls, "has_pair", rules.ordered_hands(), rules.has_pair,
+                       why=explain.why_has_pair)
+    sweep.score(result, noun="hands")
+
+Each batch is one call spec whose inputs the child loops over (``each``), so 7776 rolls cost
+a few round trips, not 7776. Inputs are given smallest first; a list is one argument, a tuple
+is the arguments. The grader compares each answer with ``reference(input)`` in its own
+process (``judge`` may replace the comparison, e.g. to give part credit).
+
+Stopping early: after the batch in which ``stop_after`` failures were found (the smallest
+counterexamples are then known), or, with ``stop_at_zero``, once so many inputs failed that
+the item's share is 0 whatever the rest do. Inputs not checked count as right in ``fraction``
+(use ``stop_after`` where N failures score like more). A function that does not return for
+one input (CPU time, per input) ends the sweep: the item gets 0.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .calls import Case, FunctionCalls, call_problem, same
+from .requirements import shown
+from .rubric import share
+
+BATCH = 1000            # inputs per round trip (the answers of one batch stay well under 1 MB)
+RULE_GROUPS = 4         # kinds of mistake listed in the feedback
+
+
+@dataclass
+class Failure:
+    """One input on which the function gave the wrong answer."""
+
+    input: Any
+    call: str                      # the call spelled as Python: has_pair([2, 2, 5])
+    got: str                       # 'returned True', 'raised IndexError: ...'
+    expected: str
+    why: str = ""                  # the handout rule (shared by many inputs)
+    detail: str = ""               # this input's own working, e.g. a score calculation
+    credit: float = 0.0            # the share of a right answer this one still earns
+    traceback: str | None = None
+
+
+@dataclass
+class Sweep:
+    """A function's result over its input space."""
+
+    function: str
+    total: int
+    checked: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    hang: str | None = None        # what went wrong with the call that did not return
+    stopped_early: bool = False
+    zero: bool = False             # stopped because the share could only be 0
+    swapped: bool = False          # run with kit helpers swapped in
+
+    @property
+    def right(self) -> float:
+        """Inputs right (failures with credit count as their credit; unchecked as right)."""
+        return self.total - sum(1 - failure.credit for failure in self.failures)
+
+    @property
+    def fraction(self) -> float:
+        """The share of the item: none after a hang, never full with a failure."""
+        return 0.0 if self.hang or self.zero else share(self.right, self.total)
+
+    def report(self, noun: str = "inputs", credit_text: str = "partly right, which counts "
+               "part") -> dict:
+        """The feedback for a sweep that is not full marks: message, expected, actual."""
+        if self.hang:
+            return {"message": f"{self.hang}. The grader stopped testing {self.function} "
+                               "there, so this item gets no marks.",
+                    "expected": None, "actual": None}
+        first = min(self.failures, key=lambda failure: failure.credit)
+        part = [failure for failure in self.failures if failure.credit]
+        wrong = len(self.failures) - len(part)
+        at_least = "at least " if self.stopped_early else ""
+        counted = [f"a wrong answer for {at_least}{wrong} of the {self.total} {noun} it was "
+                   "given"] * bool(wrong)
+        if part:
+            counted.append(f"{credit_text} for {len(part)} {noun}")
+        lines = [f"{self.function} gave {' and '.join(counted)}. Full marks need every one "
+                 f"right; with {self.right:g} of {self.total} right this item gets "
+                 f"{self.fraction:g} of its points.", "",
+                 f"The smallest {'partly right' if first.credit else 'wrong'} case: "
+                 f"{first.call} {first.got}, but the right answer is {first.expected}.",
+                 f"Why: {first.why} {first.detail}".rstrip()]
+        groups = Counter(failure.why for failure in self.failures)
+        if len(groups) > 1:
+            lines += ["", "The wrong cases by rule (with the smallest example of each):"]
+            for why, count in groups.most_common(RULE_GROUPS):
+                example = next(failure for failure in self.failures if failure.why == why)
+                lines.append(f"- {count} case{'s' if count > 1 else ''}: {why} E.g. "
+                             f"{example.call} {example.got}; expected {example.expected}.")
+            if len(groups) > RULE_GROUPS:
+                lines.append(f"- ... and {len(groups) - RULE_GROUPS} more kinds of mistake.")
+        actual = f"{first.call} {first.got}"
+        if first.traceback:
+            actual += "\n\n" + first.traceback
+        return {"message": "\n".join(lines), "expected": f"{first.call} == {first.expected}",
+                "actual": actual}
+
+    def score(self, result, noun: str = "inputs", **report) -> float:
+        """Record the sweep on a check result (a note when all were right)."""
+        result.judged(self.checked or self.total)
+        if self.fraction < 1:
+            result.partial(self.fraction, **self.report(noun, **report))
+        else:
+            result.note(f"Right on all {self.total} {noun}.")
+        return self.fraction
+
+
+def spelled(function: str, item) -> str:
+    """The call as Python: has_pair([2, 2, 5]); a tuple input is the arguments."""
+    args = item if isinstance(item, tuple) else (item,)
+    return f"{function}({', '.join(map(repr, args))})"
+
+
+def default_judge(function: str, item, entry: dict, expected,
+                  why: Callable | None) -> Failure | None:
+    """None when the answer equals the reference's (``calls.same``), else the failure."""
+    call = spelled(function, item)
+    if "error" in entry:
+        return Failure(item, call, f"raised {entry['error']}: {entry.get('message', '')}"
+                       .rstrip(": "), repr(expected), why(item, None) if why else "",
+                       traceback=entry.get("traceback"))
+    if same(entry.get("v"), expected):
+        return None
+    return Failure(item, call, "returned " + shown(entry.get("v")), repr(expected),
+                   why(item, entry.get("v")) if why else "")
+
+
+def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Callable,
+               *, batch: int = BATCH, stop_after: int | None = None,
+               stop_at_zero: bool = False, swap: dict | None = None, timeout: float = 1.0,
+               why: Callable | None = None, judge: Callable | None = None,
+               args_after: bool = False) -> Sweep:
+    """Run ``function`` over every input in the child, compare with ``reference``.
+
+    ``judge(input, entry, expected)`` may replace the comparison: it gets the child's entry
+    ({"v": value, "t": type name, "a": arguments after the call and "same": the index of an
+    argument returned as the result, with ``args_after``; or "error", "message",
+    "traceback"}) and returns a :class:`Failure` or None. ``why(input, value)`` words the
+    rule for the default judge.
+    """
+    inputs = list(inputs)
+    sweep = Sweep(function, len(inputs), swapped=bool(swap))
+    for start in range(0, len(inputs), batch):
+        chunk = inputs[start:start + batch]
+        args = [list(item) if isinstance(item, tuple) else [item] for item in chunk]
+        case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
+        spec = calls.spec(case, swap, timeout)
+        spec.update(func=function, each=args, args_after=args_after)
+        spec.pop("args", None)
+        spec.pop("kwargs", None)
+        calls._run_chunk([(case, spec)], set())
+        if not case.outcome.get("ok"):
+            where = f"{function} (given the inputs from {spelled(function, chunk[0])} on)"
+            sweep.hang = call_problem(case.outcome, where, timeout)
+            return sweep
+        for item, entry in zip(chunk, case.outcome["value"]):
+            if entry.get("error") == "timeout":
+                sweep.hang = f"{spelled(function, item)} did not return within {timeout:g} s " \
+                             "(an endless loop?)"
+                return sweep
+            sweep.checked += 1
+            expected = reference(*item) if isinstance(item, tuple) else reference(item)
+            failure = (judge(item, entry, expected) if judge else
+                       default_judge(function, item, entry, expected, why))
+            if failure is not None:
+                sweep.failures.append(failure)
+        if sweep.checked < sweep.total:
+            if stop_after is not None and len(sweep.failures) >= stop_after:
+                sweep.stopped_early = True
+                break
+            if stop_at_zero and share(sweep.total - len(sweep.failures), sweep.total) == 0:
+                sweep.stopped_early = sweep.zero = True
+                break
+    return sweep

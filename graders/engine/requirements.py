@@ -1,0 +1,114 @@
+"""Requirements: the things one rubric item checks, each with the case that shows it, what was
+expected, what the program did and the handout rule behind it; and one way to turn a list of
+them into a share of the item and feedback.
+
+    score(result, calls.check(cases))                # function cases (calls.py)
+    score(result, [check(total == 30, "after round 2", 30, total, "the total adds up")])
+
+The share is the fraction met, rounded down to a tenth and never full while one fails
+(``rubric.share``). The feedback names how many went wrong, then the smallest failing cases
+first (by ``size``), each problem said once: a requirement whose ``case`` is empty counts but
+is not described (its reason was given by another), and the same sentence is not repeated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rubric import share
+
+SHOWN = 3                  # failed requirements described in full; the rest are listed
+
+
+@dataclass
+class Requirement:
+    """One thing checked: ``case`` is the call or game step ('has_pair([5, 5, 9])')."""
+
+    ok: bool
+    case: str = ""
+    expected: str | None = None
+    actual: str | None = None
+    why: str = ""                      # the handout's rule, for the student
+    size: int = 0                      # smaller cases are shown first
+    evidence: str | None = None        # a transcript excerpt, when there is one
+    evidence_title: str | None = None
+
+    @property
+    def sentence(self) -> str:
+        """'case. rule' (expected and actual are shown under it by the report)."""
+        if not self.case:
+            return self.why
+        return f"{self.case.rstrip('.')}. {self.why}".strip()
+
+
+def check(ok: bool, case: str, expected=None, actual=None, why: str = "",
+          size: int = 0, evidence: str | None = None) -> Requirement:
+    """A requirement that holds when ``ok``; expected and actual values that are not text are
+    shown as Python shows them."""
+    return Requirement(bool(ok), case, _text(expected), _text(actual), why, size, evidence)
+
+
+def shown(value) -> str:
+    """A value as Python would print it (objects the child could not send as JSON arrive as
+    {'repr', 'type'})."""
+    if isinstance(value, dict) and set(value) == {"repr", "type"}:
+        return value["repr"]
+    return repr(value)
+
+
+def _text(value) -> str | None:
+    """Text as it is (callers quote what must be exact); other values as Python shows them."""
+    if value is None or isinstance(value, str):
+        return value
+    return shown(value)
+
+
+def fraction_of(requirements: list[Requirement]) -> float:
+    """The share of an item earned by a list of requirements (0 for an empty list)."""
+    return share(sum(requirement.ok for requirement in requirements), len(requirements))
+
+
+def better(own: list[Requirement], swapped: list[Requirement] | None) -> tuple[list, bool]:
+    """The requirements to score a function by: with the student's own helpers, unless the
+    run with the kit's helpers swapped in did better. Returns (requirements, swapped used)."""
+    if swapped and fraction_of(swapped) > fraction_of(own):
+        return swapped, True
+    return own, False
+
+
+def score(result, requirements: list[Requirement], noun: str = "things checked",
+          not_judged: str = "", evidence_title: str | None = None,
+          all_right: str | None = None, fraction: float | None = None) -> float:
+    """Give the item the share of requirements met (or ``fraction``) and say what went wrong,
+    the smallest failing case first; returns the share. No requirements: not judged."""
+    if not requirements:
+        result.not_judged(not_judged or "There was nothing this check could compare.")
+    result.judged(len(requirements))
+    total = len(requirements)
+    failed = sorted((req for req in requirements if not req.ok), key=lambda req: req.size)
+    if not failed:
+        result.note(all_right or f"All {total} {noun} were right.")
+        return 1.0
+    fraction = fraction_of(requirements) if fraction is None else fraction
+    said, sentences = [], set()
+    for requirement in failed:
+        if requirement.sentence and requirement.sentence not in sentences:
+            sentences.add(requirement.sentence)
+            said.append(requirement)
+    shown_evidence: set[str] = set()
+    for number, requirement in enumerate(said[:SHOWN]):
+        message = requirement.sentence
+        if number == 0:
+            message = f"{len(failed)} of {total} {noun} went wrong. {message}"
+        evidence = requirement.evidence if requirement.evidence not in shown_evidence else None
+        shown_evidence.add(requirement.evidence)
+        title = requirement.evidence_title or evidence_title
+        result.partial(fraction, message, expected=requirement.expected,
+                       actual=requirement.actual, evidence=evidence,
+                       evidence_title=title if evidence else None)
+    if len(said) > SHOWN:
+        rest = "; ".join(req.case.rstrip(".") or req.why for req in said[SHOWN:SHOWN + 5])
+        more = " ..." if len(said) > SHOWN + 5 else ""
+        result.partial(fraction, f"Also wrong ({len(said) - SHOWN} more): {rest}{more}")
+    if not said:
+        result.partial(fraction, f"{len(failed)} of {total} {noun} went wrong.")
+    return fraction

@@ -1,0 +1,1 @@
+"""Kit-side helpers lent to student processes by tests/test_layer.py."""
