@@ -189,8 +189,13 @@ def cmd_grade_all(args) -> int:
         print(f"Skipping {skipped} of {len(found)} submissions: unchanged since they were "
               f"graded, and so is the grader (--force regrades them).")
     progress = classbook.Progress(len(gradable))
-    failed = classbook.grade_in_workers(rubric.assignment, folder, out, gradable, jobs,
-                                        progress) if gradable else []
+    try:
+        failed = classbook.grade_in_workers(rubric.assignment, folder, out, gradable, jobs,
+                                            progress) if gradable else []
+    except KeyboardInterrupt:
+        print(f"\nInterrupted after {progress.done} of {len(gradable)}: every finished result "
+              f"is kept; run the same command again to grade the rest.", file=sys.stderr)
+        return 130
     vanished = classbook.set_aside_vanished(out, set(current))
     classbook.write_state(out, folder=str(folder.resolve()), vanished=vanished,
                           when=time.strftime("%Y-%m-%d %H:%M:%S"))

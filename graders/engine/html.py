@@ -416,7 +416,13 @@ def _students(results: list[dict], folder: Path) -> list[dict]:
                                            result.get("max_score", 0)),
                      "href": quote(f"{student}/feedback.html") if page.exists() else "",
                      "not_judged": extra.get("not_judged", []),
-                     "problems": extra.get("problems", [])})
+                     "problems": extra.get("problems", []),
+                     # what the TA's week added (classbook): LATE, items a TA set, review
+                     # items not confirmed yet
+                     "late": bool(extra.get("late")),
+                     "late_deduction": extra.get("late_deduction") or 0,
+                     "overridden": list(extra.get("overrides", {})),
+                     "provisional": extra.get("provisional", [])})
     return rows
 
 

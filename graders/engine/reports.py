@@ -401,7 +401,7 @@ def class_summary(results: list[dict], rubric: Rubric) -> str:
     flagged = sum(1 for r in results if _look_at(r))
     lines.append(f"Submissions needing a human look beyond the review items: {flagged}")
     extras = [r.get("extra_data", {}) for r in results]
-    late = [one_line(e.get("student"), 100) + (f" (-{e['late_deduction']:g})"
+    late = [one_line(e.get("student"), 100) + (f" -{e['late_deduction']:g}"
                                                if e.get("late_deduction") else "")
             for e in extras if e.get("late")]
     changed = sum(1 for e in extras if e.get("overrides"))
