@@ -23,9 +23,11 @@ import traceback
 from pathlib import Path
 
 from .engine import classbook, plugin, reports, sandbox, submissions
-from .engine.rubric import KIT_ROOT, Rubric
+from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 
 GRADERS = Path(__file__).resolve().parent
+# reports/ of the repository; an installed kit writes them where it is run
+REPORTS = KIT_ROOT / "reports" if DATA_ROOT == KIT_ROOT else Path("reports")
 
 
 class UsageError(Exception):
@@ -34,7 +36,7 @@ class UsageError(Exception):
 
 def assignments() -> list[str]:
     """Assignments with both a rubric and a grader module."""
-    return sorted(p.parent.name for p in (KIT_ROOT / "assignments").glob("*/rubric.toml")
+    return sorted(p.parent.name for p in (DATA_ROOT / "assignments").glob("*/rubric.toml")
                   if any((GRADERS / p.parent.name).glob("checks*.py")))
 
 
@@ -110,9 +112,13 @@ def cmd_worker(args) -> int:
     grader = classbook.grader_hash(rubric.assignment)
 
     def tell(*words) -> None:
+        nonlocal progress
         if progress is not None:
-            progress.write(" ".join(str(w) for w in words) + "\n")
-            progress.flush()
+            try:
+                progress.write(" ".join(str(w) for w in words) + "\n")
+                progress.flush()
+            except OSError:          # grade-all has gone: finish this student quietly
+                progress = None
 
     names = args.students or (line.strip() for line in sys.stdin)
     failed = False
@@ -267,7 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("assignment")
     grade.add_argument("path", help="the main file, or a folder holding it")
     grade.add_argument("--json", help="where to write the results JSON")
-    grade.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
+    grade.add_argument("--out", default=str(REPORTS), help="reports folder")
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
@@ -275,7 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
     every = sub.add_parser("grade-all", help="grade every submission in a folder")
     every.add_argument("assignment")
     every.add_argument("folder")
-    every.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
+    every.add_argument("--out", default=str(REPORTS), help="reports folder")
     every.add_argument("--jobs", type=int, default=0, help="worker processes (default: cores)")
     every.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
@@ -288,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="rebuild the class files from stored results "
                                            "(applies overrides.toml; grades nothing)")
     report.add_argument("assignment")
-    report.add_argument("--out", default=str(KIT_ROOT / "reports"), help="reports folder")
+    report.add_argument("--out", default=str(REPORTS), help="reports folder")
     report.set_defaults(func=cmd_report)
     check = sub.add_parser("check", help="students: run the public self-check")
     check.add_argument("assignment")

@@ -1,0 +1,414 @@
+"""A TA's grading week through the command line: a Canvas-named class folder graded, resumed,
+regraded in part, changed by overrides and a late policy, and exported for Canvas."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from graders.engine import classbook
+from graders.engine.rubric import Rubric
+
+from conftest import KIT_ROOT
+
+DEMO = KIT_ROOT / "demo_submissions" / "pocoloco"
+CLASS = {                      # Canvas file name in the class folder <- demo submission
+    "smithjane_12345_67890_a5.py": "smithjane_12345_67890_a5.py",
+    "leekevin_LATE_23456_78901_a5-1.py": "leekevin_LATE_23456_78901_a5-1.py",
+    "wongalex_78901_23456_a5.py": "wongalex_78901_23456_a5.py",
+}
+NO_ID = "doejohn"              # a folder per student: no Canvas user id
+
+
+def _cli(*args, cwd: Path):
+    return subprocess.run([sys.executable, "-m", "graders", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def _make_class(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    for name, source in CLASS.items():
+        shutil.copy(DEMO / source, folder / name)
+    (folder / NO_ID).mkdir()
+    shutil.copy(DEMO / "brownsam_56789_01234_a5.py", folder / NO_ID / "a5.py")
+    return folder
+
+
+def _rows(path: Path) -> list[list[str]]:
+    return list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+
+
+def _gradebook(out: Path) -> dict[str, dict[str, str]]:
+    rows = _rows(out / "gradebook.csv")
+    return {row[0]: dict(zip(rows[0], row)) for row in rows[1:]}
+
+
+def _result(out: Path, student: str, name: str = "results.json") -> dict:
+    return json.loads((out / student / name).read_text(encoding="utf-8"))
+
+
+def _snapshot(kit: Path, source: Path = KIT_ROOT) -> Path:
+    """A copy of the kit's code and data to grade with: its grader hash cannot change while a
+    test runs (the project's own files may be edited meanwhile)."""
+    for part in ("graders", "assignments", "student_template"):
+        shutil.copytree(source / part, kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+    return kit
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory):
+    return _snapshot(tmp_path_factory.mktemp("kit") / "kit")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, kit):
+    """One class graded once: (class folder, reports root, the run's output)."""
+    base = tmp_path_factory.mktemp("week")
+    folder = _make_class(base / "class")
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(base / "reports"),
+                "--jobs", "2", cwd=kit)
+    assert done.returncode == 0, done.stderr
+    return folder, base / "reports", done
+
+
+def _copy(graded, tmp_path: Path, class_too: bool = False) -> tuple[Path, Path]:
+    """A copy of the graded reports (and of the class folder) for a test that changes them."""
+    folder, reports, _ = graded
+    shutil.copytree(reports, tmp_path / "reports")
+    if class_too:
+        folder = Path(shutil.copytree(folder, tmp_path / "class"))
+    return folder, tmp_path / "reports"
+
+
+# ---------------------------------------------------------------------- grading and progress
+def test_every_class_file_and_one_progress_line_per_student(graded):
+    _, reports, done = graded
+    out = reports / "pocoloco"
+    for name in ("gradebook.csv", "class_report.md", "needs_review.md", "index.html",
+                 "similarity.md", "canvas.csv", "overrides.toml"):
+        assert (out / name).is_file(), name
+    progress = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(progress) == 4                       # no TTY: one line per finished student
+    assert [line.split("]")[0] for line in progress] == ["[1/4", "[2/4", "[3/4", "[4/4"]
+    assert {line.split()[1].rstrip(":") for line in progress} == {
+        "smithjane", "leekevin", "wongalex", NO_ID}
+    assert "\r" not in done.stdout
+    for student in ("smithjane", "leekevin", "wongalex", NO_ID):
+        folder = out / student
+        assert (folder / ".graded").is_file() and (folder / "automatic.json").is_file()
+        assert _result(out, student)["score"] == _result(out, student, "automatic.json")["score"]
+    header = (out / "overrides.toml").read_text()
+    assert header.startswith("# TA overrides for PocoLoco") and "confirmed = " in header
+
+
+def test_live_progress_line_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    screen = Terminal()
+    progress = classbook.Progress(2, screen)
+    progress.start("smithjane")
+    progress.finish("smithjane", "24/24")
+    progress.start("leekevin")
+    progress.close()
+    text = screen.getvalue()
+    assert "\n" not in text and text.count("\r") >= 3
+    assert "[0/2]" in text and "grading smithjane" in text
+    assert "[1/2]" in text and "left" in text and "grading leekevin" in text
+
+
+# ---------------------------------------------------------------------- Canvas and LATE
+def test_canvas_csv_has_canvas_columns_user_ids_and_lists_a_student_without_id(graded):
+    _, reports, done = graded
+    out = reports / "pocoloco"
+    rows = _rows(out / "canvas.csv")
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "PocoLoco"]
+    assert rows[1][0].strip() == "Points Possible" and rows[1][-1] == "24"
+    ids = {row[1]: row for row in rows[2:]}
+    assert set(ids) == {"12345", "23456", "78901"}
+    assert ids["12345"][0] == "smithjane"
+    assert float(ids["78901"][-1]) == _result(out, "wongalex")["score"]
+    assert NO_ID not in (out / "canvas.csv").read_text()
+    assert NO_ID in (out / "class_report.md").read_text().split("## Not in canvas.csv")[1]
+    assert f"Not in canvas.csv: {NO_ID}" in done.stdout
+
+
+def test_late_flag_is_kept_in_the_class_files(graded):
+    _, reports, _ = graded
+    out = reports / "pocoloco"
+    book = _gradebook(out)
+    assert book["leekevin"]["late"] == "LATE" and book["smithjane"]["late"] == ""
+    assert "Late: 1 (leekevin)" in (out / "class_report.md").read_text()
+    assert "LATE" in (out / "index.html").read_text().split("leekevin</a>")[1][:80]
+
+
+# ---------------------------------------------------------------------- resume, force, only
+def test_a_second_run_skips_unchanged_students_and_force_regrades_them(graded, tmp_path, kit):
+    folder, reports = _copy(graded, tmp_path)
+    stamp = (reports / "pocoloco" / "smithjane" / ".graded").read_text()
+    again = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert again.returncode == 0, again.stderr
+    assert "Skipping 4 of 4 submissions" in again.stdout
+    assert not [line for line in again.stdout.splitlines() if line.startswith("[")]
+    assert (reports / "pocoloco" / "smithjane" / ".graded").read_text() == stamp
+    forced = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), "--force",
+                  cwd=kit)
+    assert forced.returncode == 0, forced.stderr
+    assert "Skipping" not in forced.stdout
+    assert len([line for line in forced.stdout.splitlines() if line.startswith("[")]) == 4
+    assert (reports / "pocoloco" / "smithjane" / ".graded").read_text() != stamp
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
+    folder = _make_class(tmp_path / "class")
+    reports = tmp_path / "reports"
+    run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
+                            str(folder), "--out", str(reports), "--jobs", "1"],
+                           cwd=kit, stdout=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    first = run.stdout.readline()
+    while first and not first.startswith("[1/"):
+        first = run.stdout.readline()
+    assert first.startswith("[1/4]"), first
+    os.kill(run.pid, signal.SIGKILL)                 # the TA's laptop dies mid-run
+    run.wait()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:               # the worker ends once its student is done
+        try:
+            os.killpg(run.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    out = reports / "pocoloco"
+    assert not (out / "gradebook.csv").exists()
+    finished = sorted(p.parent.name for p in out.glob("*/.graded"))
+    assert 1 <= len(finished) < 4
+    # a result cut short (no .graded marker) is never taken for a finished one
+    cut = finished[-1]
+    (out / cut / ".graded").unlink()
+    (out / cut / "automatic.json").write_text('{"score": 2')
+    again = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert again.returncode == 0, again.stderr
+    skipped = len(finished) - 1
+    assert (f"Skipping {skipped} of 4 submissions" in again.stdout) == bool(skipped)
+    graded_now = [line.split()[1].rstrip(":") for line in again.stdout.splitlines()
+                  if line.startswith("[")]
+    assert cut in graded_now and len(graded_now) == 4 - skipped
+    assert set(_gradebook(out)) == {"smithjane", "leekevin", "wongalex", NO_ID}
+    assert _result(out, cut, "automatic.json")["max_score"] == 24
+
+
+def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):
+    folder, reports = _copy(graded, tmp_path, class_too=True)
+    out = reports / "pocoloco"
+    before = _gradebook(out)
+    assert float(before["wongalex"]["score"]) < 24
+    smith = (out / "smithjane" / "automatic.json").stat().st_mtime_ns
+    # wongalex fixes the typo: the submission now is a correct program
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", folder / "wongalex_78901_23456_a5.py")
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports),
+                "--only", "wongalex", cwd=kit)
+    assert done.returncode == 0, done.stderr
+    progress = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(progress) == 1 and "wongalex: 24/24" in progress[0]
+    assert (out / "smithjane" / "automatic.json").stat().st_mtime_ns == smith
+    assert float(_gradebook(out)["wongalex"]["score"]) == 24
+    assert [row for row in _rows(out / "canvas.csv") if row[1] == "78901"][0][-1] == "24"
+    assert "wongalex" not in (out / "needs_review.md").read_text().split("## Review")[0]
+    page = (out / "index.html").read_text()
+    assert "24 / 24" in page.split("wongalex</a>")[1][:600]
+    unknown = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports),
+                   "--only", "nobody", cwd=kit)
+    assert unknown.returncode == 2 and "nobody" in unknown.stderr
+
+
+def test_a_vanished_submission_is_set_aside_and_dropped_from_the_class_files(
+        graded, tmp_path, kit):
+    folder, reports = _copy(graded, tmp_path, class_too=True)
+    out = reports / "pocoloco"
+    (folder / "wongalex_78901_23456_a5.py").unlink()
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert "Skipping 3 of 3" in done.stdout
+    assert "Set aside 1 result(s)" in done.stdout and "wongalex" in done.stdout
+    assert not (out / "wongalex").exists()
+    assert (out / ".vanished" / "wongalex" / "automatic.json").is_file()   # not deleted
+    assert set(_gradebook(out)) == {"smithjane", "leekevin", NO_ID}
+    assert "78901" not in (out / "canvas.csv").read_text()
+    assert "wongalex" not in (out / "index.html").read_text()
+    assert "wongalex" not in (out / "needs_review.md").read_text()
+    report = (out / "class_report.md").read_text()
+    assert "(3 submissions)" in report
+    assert "wongalex" in report.split("## Set aside")[1]
+    once_more = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert "Set aside" not in once_more.stdout                  # listed once
+
+
+# ---------------------------------------------------------------------- overrides
+def test_an_override_changes_the_score_shows_comment_and_is_undone(graded, tmp_path, kit):
+    _, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    automatic = _result(out, "wongalex", "automatic.json")
+    scores = {t["number"]: t["score"] for t in automatic["tests"]}
+    review = ("ui", "functions", "readability")
+    item = next(i for i, s in scores.items() if s == 0 and i not in review)
+    original = (out / "overrides.toml").read_text()
+    (out / "overrides.toml").write_text(original + f'\n[wongalex]\n{item} = 1\n'
+                                        f'comment = "Checked by hand: right."\n')
+    for _ in range(2):                                           # applying twice: same score
+        done = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+        assert done.returncode == 0, done.stderr
+        assert "nothing was graded" in done.stdout
+        result = _result(out, "wongalex")
+        assert result["score"] == automatic["score"] + 1
+    assert result["extra_data"]["overrides"][item] == {
+        "score": 1.0, "automatic": 0.0, "comment": "Checked by hand: right."}
+    feedback = (out / "wongalex" / "feedback.md").read_text()
+    assert f"**Score: {automatic['score'] + 1:g} / 24**" in feedback
+    assert "Checked by hand: right." in feedback
+    assert "the grader's automatic score: 0 / 1" in feedback
+    page = (out / "wongalex" / "feedback.html").read_text()
+    assert "Checked by hand: right." in page and "automatic score: 0 / 1" in page
+    assert float(_gradebook(out)["wongalex"]["score"]) == automatic["score"] + 1
+    assert _gradebook(out)["wongalex"]["overridden"] == item
+    assert _result(out, "wongalex", "automatic.json") == automatic          # untouched
+    (out / "overrides.toml").write_text(original)                # the TA removes it
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    assert _result(out, "wongalex")["score"] == automatic["score"]
+    assert "Checked by hand" not in (out / "wongalex" / "feedback.md").read_text()
+
+
+def test_review_items_are_provisional_until_confirmed(graded, tmp_path, kit):
+    _, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    review = (out / "needs_review.md").read_text().split("## Review items still provisional")
+    assert "**smithjane**: ui, functions, readability" in review[1]
+    assert "(provisional: a TA confirms this)" in (out / "smithjane" / "feedback.md").read_text()
+    with open(out / "overrides.toml", "a") as handle:
+        handle.write('\n[smithjane]\nconfirmed = ["ui", "functions"]\n')
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    review = (out / "needs_review.md").read_text().split("## Review items still provisional")
+    assert "**smithjane**: readability" in review[1]
+    feedback = (out / "smithjane" / "feedback.md").read_text()
+    assert "`ui` User interface quality | 3 / 3 | ✔ (confirmed by a TA)" in feedback
+    assert "A TA confirmed this score." in feedback
+    assert _gradebook(out)["smithjane"]["provisional"] == "readability"
+    assert _result(out, "smithjane")["score"] == _result(out, "smithjane",
+                                                         "automatic.json")["score"]
+
+
+def test_unknown_names_warn_and_a_malformed_file_names_its_line(graded, tmp_path, kit):
+    _, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    original = (out / "overrides.toml").read_text()
+    (out / "overrides.toml").write_text(original + '\n[nobody]\nui = 1\n\n[smithjane]\n'
+                                        'tiebreak = 1\nconfirmed = ["uii"]\nui = 7\n')
+    done = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert "[nobody] is not a student of this class" in done.stderr
+    assert "[smithjane] tiebreak: no rubric item" in done.stderr
+    assert "no review item 'uii'" in done.stderr
+    assert "ui = 7: points must be a number from 0 to 3" in done.stderr
+    assert "[nobody]" in (out / "needs_review.md").read_text()
+    (out / "overrides.toml").write_text(original + '\n[smithjane]\nui = \n')
+    lines = (out / "overrides.toml").read_text().splitlines()
+    broken = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    assert broken.returncode == 2
+    assert f"overrides.toml: line {len(lines)}" in broken.stderr and "ui =" in broken.stderr
+    folder = graded[0]
+    stopped = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), "--force",
+                   cwd=kit)
+    assert stopped.returncode == 2 and f"line {len(lines)}" in stopped.stderr
+    assert "[1/" not in stopped.stdout                           # nothing was graded
+
+
+# ---------------------------------------------------------------------- late policy
+def _kit_with_late_policy(tmp_path: Path, policy: str) -> Path:
+    """A copy of the kit whose PocoLoco rubric has a late policy (the real rubric has none)."""
+    kit = _snapshot(tmp_path / "late-kit")
+    with open(kit / "assignments" / "pocoloco" / "rubric.toml", "a") as handle:
+        handle.write(f"\n[late]\n{policy}\n")
+    return kit
+
+
+def test_a_flat_late_policy_is_its_own_line(graded, tmp_path):
+    _, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    kit = _kit_with_late_policy(tmp_path, 'policy = "flat"\ndeduction = 10')
+    done = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    automatic = _result(out, "leekevin", "automatic.json")["score"]
+    result = _result(out, "leekevin")
+    assert result["score"] == round(automatic - 2.4, 2)
+    assert result["extra_data"]["late_deduction"] == 2.4
+    feedback = (out / "leekevin" / "feedback.md").read_text()
+    assert "Late: -2.4 (10 % late deduction)" in feedback
+    assert "Late: -2.4" in (out / "leekevin" / "feedback.html").read_text()
+    assert [r for r in _rows(out / "canvas.csv") if r[1] == "23456"][0][-1] == \
+        f"{automatic - 2.4:g}"
+    assert _gradebook(out)["leekevin"]["late_deduction"] == "2.4"
+    assert _result(out, "smithjane")["score"] == _result(out, "smithjane",
+                                                         "automatic.json")["score"]
+    with open(out / "overrides.toml", "a") as handle:            # an extension: not late
+        handle.write("\n[leekevin]\nlate = false\n")
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    assert _result(out, "leekevin")["score"] == automatic
+    assert "Late:" not in (out / "leekevin" / "feedback.md").read_text()
+
+
+def test_a_per_day_late_policy_needs_the_days(graded, tmp_path):
+    _, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    kit = _kit_with_late_policy(tmp_path, 'policy = "per-day"\ndeduction = 10')
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    automatic = _result(out, "leekevin", "automatic.json")["score"]
+    assert _result(out, "leekevin")["score"] == automatic              # days unknown
+    assert "set late_days in overrides.toml" in (out / "needs_review.md").read_text()
+    with open(out / "overrides.toml", "a") as handle:
+        handle.write("\n[leekevin]\nlate_days = 2\n")
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    assert _result(out, "leekevin")["score"] == round(automatic - 4.8, 2)
+    assert "Late: -4.8 (2 days × 10 % late deduction)" in \
+        (out / "leekevin" / "feedback.md").read_text()
+
+
+def test_a_bad_late_policy_is_an_error(graded, tmp_path):
+    _, reports = _copy(graded, tmp_path)
+    kit = _kit_with_late_policy(tmp_path, 'policy = "weekly"\ndeduction = 10')
+    done = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    assert done.returncode == 2 and "[late] policy" in done.stderr
+
+
+# ---------------------------------------------------------------------- the pieces
+def test_grader_hash_ignores_the_late_policy_but_not_the_items(tmp_path, monkeypatch):
+    kit = _kit_with_late_policy(tmp_path, 'policy = "flat"\ndeduction = 10')
+    monkeypatch.setattr(classbook, "KIT_ROOT", kit)
+    with_policy = classbook.grader_hash("pocoloco")
+    rubric = kit / "assignments" / "pocoloco" / "rubric.toml"
+    rubric.write_text(rubric.read_text().split("\n[late]")[0])
+    assert classbook.grader_hash("pocoloco") == with_policy
+    rubric.write_text(rubric.read_text().replace("points = 2", "points = 3", 1))
+    assert classbook.grader_hash("pocoloco") != with_policy
+
+
+def test_overrides_of_several_kinds(tmp_path):
+    rubric = Rubric.load("pocoloco")
+    path = tmp_path / "overrides.toml"
+    path.write_text('[ann]\nchips = { points = 0.5, comment = "half" }\nconfirmed = true\n'
+                    'late_days = 3\n[bob]\nlate = "yes"\n')
+    found, warnings = classbook.load_overrides(path, rubric, {"ann", "bob"})
+    assert found["ann"].points == {"chips": 0.5} and found["ann"].comments["chips"] == "half"
+    assert found["ann"].confirmed == {"ui", "functions", "readability"}
+    assert found["ann"].late_days == 3 and found["bob"].late is None
+    assert warnings == ["overrides.toml: [bob] late = 'yes': not a valid value (see the "
+                        "file's header); ignored"]
