@@ -20,9 +20,9 @@ import mutants
 
 from conftest import item_text, verdicts_by_student
 
-from graders.engine import plugin, submissions
-from graders.engine.rubric import KIT_ROOT, Rubric
-from graders.three_card_poker import game, rounds, rules, style, verdicts
+from graders.engine import plugin, readability, submissions
+from graders.engine.rubric import KIT_ROOT, Rubric, share
+from graders.three_card_poker import game, rounds, rules
 from graders.three_card_poker.loading import AT_IMPORT_SHARE
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
@@ -102,15 +102,15 @@ def test_scenarios_reach_every_branch_of_a_round():
 
 
 def test_a_wrong_case_never_earns_full_marks():
-    assert verdicts.share(2197, 2197) == 1.0
-    assert verdicts.share(2196, 2197) == 0.9
-    assert verdicts.share(1, 3) == 0.3
-    assert verdicts.share(0, 5) == 0.0
+    assert share(2197, 2197) == 1.0
+    assert share(2196, 2197) == 0.9
+    assert share(1, 3) == 0.3
+    assert share(0, 5) == 0.0
 
 
 def test_the_graders_own_lines_fit_in_100_columns():
     for path in sorted(GRADER.glob("*.py")) + [Path(__file__)]:
-        assert style.measure(path).long_lines == [], path.name
+        assert readability.measure({path.name: path}).long_lines == [], path.name
 
 
 # ----------------------------------------------------------------------------- grading

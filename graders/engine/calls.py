@@ -47,6 +47,7 @@ classes, imports, constants) are loaded. ``import_error`` is set only when even 
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import shutil
 import sys
@@ -210,6 +211,20 @@ def kit_reference(thing, name: str | None = None) -> tuple[str, str, Path]:
 def swap_all(module, names) -> dict:
     """swap= for several helpers taken from one kit module: {name: module}."""
     return {name: module for name in names}
+
+
+def swap_note(function: str, helpers: str, own: float, kit: float | None,
+              used_kit: bool) -> str:
+    """Which helpers a function was judged with, and why (own and kit: the shares earned
+    with the student's helpers and with the kit's; kit None when only the own were run)."""
+    if used_kit:
+        return (f"{function} was judged with the kit's correct {helpers} swapped in: with "
+                f"your own it earned {own:g} of the item, with the kit's {kit:g}. Mistakes in "
+                "those functions are marked in their own items, not charged twice.")
+    if kit is not None:
+        return (f"{function} was judged with your own {helpers}. The kit's correct versions "
+                f"did not do better, so the mistakes are in {function} itself.")
+    return f"{function} was judged with your own {helpers}."
 
 
 class FunctionCalls:
@@ -413,3 +428,182 @@ def _still_wanted(pending: list[tuple[Case, dict]], given_up: set[str]):
 def _failed(spec: dict, error: str, message: str) -> dict:
     return {"id": spec.get("id"), "ok": False, "error": error, "message": message,
             "stdout": "", "spies": {}}
+
+
+# ----------------------------------------------------------------------------- the load
+# What the student's file did when it was loaded for the calls: questions asked at import (a
+# game that runs when the file is imported), top-level statements that failed or never
+# stopped, and modules the grader does not have, replaced by stand-ins. For a terminal run of
+# the same file, ``stand_in_files`` gives those stand-ins as files of the run folder.
+# The course's testing libraries: their assert functions check the student's own examples,
+# so replacing them by stand-ins that do nothing changes no function.
+TESTING_LIBRARIES = {"bakery", "cisc106", "cisc108"}
+SHOWN_STATEMENTS = 4
+
+STUB_PREFIXES = ("assert", "check", "expect", "test", "input")
+STUB_SOURCE = '''"""Stand-in for {name}, which the grader does not have: assert-like functions
+do nothing, input-like functions ask input(), any other name does nothing and returns None."""
+
+__all__ = {star_names!r}
+
+
+def _quiet(*args, **kwargs):
+    return None
+
+
+def _ask(*args, **kwargs):
+    prompt = kwargs.get("prompt")
+    if not isinstance(prompt, str):
+        prompt = next((arg for arg in args if isinstance(arg, str)), "")
+    return input(prompt)
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    if name.lower().startswith(("assert", "check", "expect", "test")):
+        return _quiet
+    if name.lower().startswith("input"):
+        return _ask
+    return _quiet
+'''
+
+
+def star_names(source: str) -> list[str]:
+    """The assert-like and input-like names a file uses without defining them: what a
+    stand-in must give to ``from bakery import *``."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    bound, loaded = set(dir(builtins)), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).partition(".")[0])
+    return sorted(name for name in loaded - bound if name.lower().startswith(STUB_PREFIXES))
+
+
+@dataclass
+class LoadReport:
+    """What loading the module did (``FunctionCalls.load``), in words for the feedback."""
+
+    asked: int = 0                                          # questions asked at import
+    problems: list[dict] = field(default_factory=list)     # statements that asked or failed
+    stuck: list[dict] = field(default_factory=list)        # statements skipped: never stopped
+    stubbed: list[str] = field(default_factory=list)
+    printed: str = ""
+    definitions_only: bool = False
+    source_lines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_report(cls, load: dict, source: str = "") -> "LoadReport":
+        """Read ``FunctionCalls.load``; ``source`` names the statements that never stopped."""
+        stuck = list(load.get("stuck") or [])
+        asked = int(load.get("asked") or 0) + sum(int(s.get("asked") or 0) for s in stuck)
+        return cls(asked=asked, problems=list(load.get("problems") or []),
+                   stuck=stuck, stubbed=list(load.get("stubbed") or []),
+                   printed=load.get("printed") or "",
+                   definitions_only=load.get("mode") == "definitions",
+                   source_lines=source.splitlines())
+
+    @property
+    def troubled(self) -> bool:
+        """Importing the file asked questions, or a top-level statement failed or hung."""
+        return bool(self.asked or self.problems or self.stuck)
+
+    @property
+    def stubbed_modules(self) -> list[str]:
+        """Top-level names of the modules replaced by stand-ins."""
+        return sorted({name.partition(".")[0] for name in self.stubbed})
+
+    def stub_note(self) -> str | None:
+        """The note for the top of the feedback, or None when nothing was replaced."""
+        if not self.stubbed_modules:
+            return None
+        modules = self.stubbed_modules
+        names = " and ".join([", ".join(modules[:-1]), modules[-1]] if len(modules) > 1
+                             else modules)
+        one = len(modules) == 1
+        return (f"Your file imports {names}, which the grader does not have. "
+                f"{'It was' if one else 'They were'} replaced by "
+                f"{'a stand-in' if one else 'stand-ins'} whose assert_equal-style functions do "
+                "nothing (your own tests were not run) and whose other functions do nothing "
+                "and return None. Every function of yours was still graded.")
+
+    @property
+    def needs_review(self) -> bool:
+        """A replaced module other than a testing library may have changed what a function
+        did: a TA should look."""
+        return any(name not in TESTING_LIBRARIES for name in self.stubbed_modules)
+
+    def statement(self, line: int | None, given: str = "") -> str:
+        """'line 140 (while True:)' for the feedback."""
+        if line is None:
+            return "the file"
+        text = given or (self.source_lines[line - 1].strip()
+                         if 0 < line <= len(self.source_lines) else "")
+        return f"line {line} ({text[:60]})" if text else f"line {line}"
+
+    def what_happened(self) -> list[str]:
+        """One sentence per top-level statement that asked, failed or hung."""
+        said = []
+        for problem in self.problems:
+            where = self.statement(problem.get("line"), problem.get("statement", ""))
+            said.append(f"{where} {_statement_outcome(problem)}.")
+        for stuck in self.stuck:
+            if stuck.get("line") is None:
+                continue
+            asked = stuck.get("asked") or 0
+            questions = f"asked {asked} question{'s' if asked != 1 else ''} and " * bool(asked)
+            said.append(f"{self.statement(stuck['line'])} {questions}never stopped "
+                        f"({stuck.get('why')}); the grader skipped it.")
+        if len(said) > SHOWN_STATEMENTS:
+            said = said[:SHOWN_STATEMENTS] + [f"... and {len(said) - SHOWN_STATEMENTS} more."]
+        if self.definitions_only:
+            why = next((s.get("why") for s in self.stuck if s.get("line") is None), "")
+            said.append("In the end the grader loaded only your functions, classes, imports "
+                        f"and constants, without running anything else ({why}).")
+        return said
+
+    def transcript(self) -> str | None:
+        """What the import printed, with the grader's answers marked «like this»."""
+        parts = [self.printed.rstrip()] if self.printed.strip() else []
+        for stuck in self.stuck:
+            if (stuck.get("printed") or "").strip():
+                parts.append(f"[{self.statement(stuck.get('line'))}, until the grader stopped "
+                             f"it:]\n{stuck['printed'].rstrip()}")
+        if not parts:
+            return None
+        return "What your file printed while it was imported:\n" + "\n".join(parts)
+
+
+def _statement_outcome(problem: dict) -> str:
+    """What one top-level statement did, e.g. 'asked 2 questions and finished'."""
+    asked = problem.get("asked") or 0
+    questions = f"asked {asked} question{'s' if asked != 1 else ''}"
+    error, message = problem.get("error"), (problem.get("message") or "").strip()
+    if error is None:
+        return f"{questions} and finished"
+    if problem.get("stopped"):
+        return f"was stopped by the grader: it {message}"
+    if error == "EOFError":
+        return f"{questions} and stopped with EOFError when the grader gave no more answers"
+    if error == "SystemExit":
+        ended = "ended the program (exit() or quit())"
+        return f"{questions} and then {ended}" if asked else ended
+    raised = f"raised {error}" + (f": {message}" if message else "")
+    return f"{questions} and then {raised}" if asked else raised
+
+
+def stand_in_files(source: str, modules: list[str], present=()) -> dict[str, str]:
+    """Run-folder files standing in for the modules the grader does not have (those that
+    ``LoadReport.stubbed_modules`` names), for a terminal run of the same file."""
+    used = star_names(source)
+    return {f"{name}.py": STUB_SOURCE.format(name=name, star_names=used)
+            for name in modules if f"{name}.py" not in present}

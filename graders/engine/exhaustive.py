@@ -42,6 +42,7 @@ class Failure:
     detail: str = ""               # this input's own working, e.g. a score calculation
     credit: float = 0.0            # the share of a right answer this one still earns
     traceback: str | None = None
+    priority: int = 0              # among equal credit, the lowest is the example shown
 
 
 @dataclass
@@ -67,21 +68,22 @@ class Sweep:
         """The share of the item: none after a hang, never full with a failure."""
         return 0.0 if self.hang or self.zero else share(self.right, self.total)
 
-    def report(self, noun: str = "inputs", credit_text: str = "partly right, which counts "
-               "part") -> dict:
-        """The feedback for a sweep that is not full marks: message, expected, actual."""
+    def report(self, noun: str = "inputs",
+               credit_text: str = "partly right answers for {count} {noun}") -> dict:
+        """The feedback for a sweep that is not full marks: message, expected, actual.
+        ``credit_text`` words the failures that still earn credit ({count}, {noun})."""
         if self.hang:
             return {"message": f"{self.hang}. The grader stopped testing {self.function} "
                                "there, so this item gets no marks.",
                     "expected": None, "actual": None}
-        first = min(self.failures, key=lambda failure: failure.credit)
+        first = min(self.failures, key=lambda failure: (failure.credit, failure.priority))
         part = [failure for failure in self.failures if failure.credit]
         wrong = len(self.failures) - len(part)
         at_least = "at least " if self.stopped_early else ""
         counted = [f"a wrong answer for {at_least}{wrong} of the {self.total} {noun} it was "
                    "given"] * bool(wrong)
         if part:
-            counted.append(f"{credit_text} for {len(part)} {noun}")
+            counted.append(credit_text.format(count=len(part), noun=noun))
         lines = [f"{self.function} gave {' and '.join(counted)}. Full marks need every one "
                  f"right; with {self.right:g} of {self.total} right this item gets "
                  f"{self.fraction:g} of its points.", "",

@@ -1,35 +1,35 @@
 """The Three-card Poker grader: one check per rubric item.
 
 All calls of the student's functions happen once per submission in the ``evidence`` fixture
-(every hand of every function's domain, play_round scenarios, main with stand-ins); ``main`` is
-also played in a terminal by the ``games`` fixture. The checks only judge what was gathered.
+(every hand of every function's domain, play_round scenarios, main with a stand-in); ``main``
+is also played in a terminal by the ``games`` fixture. The checks only judge what was gathered.
 """
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from graders.engine.calls import stand_in_files, swap_note
+from graders.engine.harness import run_folder
+from graders.engine.readability import check_readability as check_readability_item
+from graders.engine.requirements import better, fraction_of, score
+
 from . import evidence as gathering
-from . import functions, game, style
-from .loading import AT_IMPORT_SHARE
-from .runner import make_workdir
-from .verdicts import Requirement, share
+from . import functions, game, rounds
+from .loading import AT_IMPORT_SHARE, main_message
 
 HELPER_NAMES = {"score_hand": "has_pair, has_straight and has_triple",
                 "dealer_plays": "has_pair, has_straight and has_triple",
                 "play_round": "sort_hand, hand_to_string, has_pair, has_straight, has_triple, "
                               "score_hand and dealer_plays"}
-SHOWN_PROBLEMS = 3
 PLAY_ROUND_HANGS = "was not played in a terminal, because play_round() already hung " \
                    "with loaded cards"
 
 
 # ----------------------------------------------------------------------------- fixtures
 @pytest.fixture(scope="session")
-def evidence(submission, notes):
+def evidence(submission, notes, budget):
     """Every function call of the grade, run once per submission (see evidence.py)."""
-    found = gathering.collect(submission)
+    found = gathering.collect(submission, budget)
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
         notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
@@ -40,20 +40,23 @@ def evidence(submission, notes):
 
 
 @pytest.fixture(scope="session")
-def games(submission, evidence):
-    """main played in a terminal, once per plan: the file run as a program, so a game at its
-    top level is played too (None when there is no game to play)."""
+def games(submission, evidence, budget):
+    """main played in a terminal, once per plan, side by side: the file run as a program, so
+    a game at its top level is played too (None when there is no game to play)."""
     if evidence.import_error or not (evidence.available.get("main") or evidence.loading.asked):
         return None
-    if any(case.hung for case in evidence.cases.get("play_round", [])):
+    if evidence.round_hangs:
         return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
-    workdir = make_workdir(submission, with_rules=False,
-                           stubs=evidence.loading.stubbed_modules)
-    try:
-        return [game.play_in_terminal(workdir / submission.main_name, workdir, plan)
-                for plan in game.PLANS]
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    source = submission.main.read_text(encoding="utf-8", errors="replace")
+    stand_ins = stand_in_files(source, evidence.loading.stubbed_modules, submission.files)
+
+    def play(plan):
+        with run_folder(submission, "game", stand_ins) as folder:
+            return game.play_in_terminal(folder / submission.main_name, folder, plan,
+                                         budget.limits())
+    runs = budget.map(play, game.PLANS)
+    return [run or game.not_played("was not played: the submission's time budget was used up")
+            for run in runs]
 
 
 # ----------------------------------------------------------------------------- shared steps
@@ -90,66 +93,27 @@ def import_message(error: str) -> str:
 def grade_function(result, evidence, function: str) -> None:
     """Score a function on its whole domain, with the kit's helpers when that does better."""
     require(result, evidence, function)
-    own, kit = evidence.judge_function(function)
-    verdict = functions.better(own, kit)
+    own, kit = evidence.sweeps[function]
+    verdict = kit if kit is not None and kit.fraction > own.fraction else own
     if function in HELPER_NAMES:
-        result.note(helper_note(function, own.fraction, kit and kit.fraction,
-                                verdict.kit_helpers))
-    if verdict.fraction < 1:
-        result.partial(verdict.fraction, **functions.report(verdict))
-    else:
-        result.note(f"Right on all {verdict.total} hands.")
-
-
-def helper_note(function: str, own: float, kit: float | None, used_kit: bool) -> str:
-    """Which helpers the function was judged with, and why."""
-    helpers = HELPER_NAMES[function]
-    if used_kit:
-        return (f"{function} was judged with the kit's correct {helpers} patched in: with "
-                f"your own it earned {own:g} of the item, with the kit's {kit:g}. Mistakes in "
-                "those functions are marked in their own items, not charged twice.")
-    if kit is not None:
-        return (f"{function} was judged with your own {helpers}. The kit's correct versions "
-                f"did not do better, so the mistakes are in {function} itself.")
-    return f"{function} was judged with your own {helpers}."
-
-
-def report_requirements(result, fraction: float, requirements: list[Requirement]) -> None:
-    """Record the first few failed requirements as details; one transcript per run."""
-    failed = [requirement for requirement in requirements if not requirement.ok]
-    said = [requirement for requirement in failed if requirement.message]
-    shown_evidence: set[str] = set()
-    for number, requirement in enumerate(said[:SHOWN_PROBLEMS]):
-        evidence = requirement.evidence
-        if evidence in shown_evidence:
-            evidence = None
-        shown_evidence.add(requirement.evidence)
-        message = requirement.message
-        if number == 0 and len(failed) > 1:
-            message = f"{len(failed)} of {len(requirements)} things checked went wrong. " \
-                      + message
-        result.partial(fraction, message, expected=requirement.expected,
-                       actual=requirement.actual, evidence=evidence)
-    if len(said) > SHOWN_PROBLEMS:
-        result.partial(fraction, f"... and {len(said) - SHOWN_PROBLEMS} more.")
+        result.note(swap_note(function, HELPER_NAMES[function], own.fraction,
+                              kit and kit.fraction, verdict.swapped))
+    verdict.score(result, noun="hands", credit_text=functions.HALF_TEXT)
 
 
 # ----------------------------------------------------------------------------- checks
-@pytest.mark.public
 @pytest.mark.item("hand_to_string")
 def check_hand_to_string(result, evidence):
     """hand_to_string on all 2197 hands."""
     grade_function(result, evidence, "hand_to_string")
 
 
-@pytest.mark.public
 @pytest.mark.item("sort_hand")
 def check_sort_hand(result, evidence):
     """sort_hand on all 2197 hands: a new list, high to low, argument unchanged."""
     grade_function(result, evidence, "sort_hand")
 
 
-@pytest.mark.public
 @pytest.mark.item("has_pair")
 def check_has_pair(result, evidence):
     """has_pair on all 2197 hands."""
@@ -184,16 +148,14 @@ def check_dealer_plays(result, evidence):
 def check_play_round(result, evidence):
     """play_round in every scenario: the points returned and the hands shown."""
     require(result, evidence, "play_round")
-    own, kit = evidence.judge_rounds()
-    verdict = own if kit is None or own.fraction >= kit.fraction else kit
-    result.note(helper_note("play_round", own.fraction, kit and kit.fraction,
-                            verdict.kit_helpers))
-    total = len(verdict.requirements)
-    if verdict.failed:
-        report_requirements(result, verdict.fraction, verdict.requirements)
-    else:
-        result.note(f"All {total // 2} rounds returned the right points and showed both "
-                    "hands with hand_to_string.")
+    own_cases, kit_cases = evidence.rounds
+    own = rounds.judge(own_cases)
+    kit = rounds.judge(kit_cases) if kit_cases else None
+    requirements, used_kit = better(own, kit)
+    result.note(swap_note("play_round", HELPER_NAMES["play_round"], fraction_of(own),
+                          kit and fraction_of(kit), used_kit))
+    score(result, requirements, all_right=f"All {len(requirements) // 2} rounds returned the "
+          "right points and showed both hands with hand_to_string.")
 
 
 @pytest.mark.item("main")
@@ -203,31 +165,23 @@ def check_main(result, evidence, games):
     without main(), the game at its top level is judged in the terminal."""
     loading, has_main = evidence.loading, bool(evidence.available.get("main"))
     if loading.troubled:
-        result.partial(AT_IMPORT_SHARE, loading.main_message(has_main),
+        result.partial(AT_IMPORT_SHARE, main_message(loading, has_main),
                        evidence=loading.transcript())
     if not (has_main and not evidence.import_error) and not (games and loading.asked):
         require(result, evidence, "main")
     terminal = [req for plan, run in zip(game.PLANS, games or ()) for req in game.judge(plan, run)]
-    stand_in = [req for case in evidence.cases.get("main/stand-in", [])
+    stand_in = [req for case in evidence.stand_ins
                 for req in game.judge(case.subject, game.stand_in_run(case))]
-    scores = {"terminal": _fraction(terminal), "stand-in": _fraction(stand_in)}
+    scores = {"terminal": fraction_of(terminal), "stand-in": fraction_of(stand_in)}
     played = bool(games) and all(run.played for run in games)
     way = "terminal" if not has_main or played and scores["terminal"] >= scores["stand-in"] \
         else "stand-in"
     chosen = terminal if way == "terminal" else stand_in
-    why = next((requirement.message for requirement in terminal if not requirement.ok), "")
+    why = next((req.sentence for req in terminal if not req.ok and req.case), "")
     result.note(main_note(way, scores, None if played else games[0].problem, why,
                           loading.troubled, has_main))
-    if scores[way] < 1:
-        report_requirements(result, scores[way], chosen)
-    else:
-        result.note("The running totals, the repeated question, the stop and the final total "
-                    "were all right.")
-
-
-def _fraction(requirements: list[Requirement]) -> float:
-    """The share of an item earned by a list of requirements."""
-    return share(sum(requirement.ok for requirement in requirements), len(requirements))
+    score(result, chosen, fraction=scores[way], all_right="The running totals, the repeated "
+          "question, the stop and the final total were all right.")
 
 
 def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,
@@ -255,18 +209,7 @@ def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,
             f"that returns those rounds' points, and earned {scores['stand-in']:g}.{blame}")
 
 
-@pytest.mark.public
 @pytest.mark.item("readability")
-def check_readability(result, submission):
+def check_readability(result, submission, rubric):
     """Line length, docstrings and names, measured from the file (a TA confirms)."""
-    facts = style.measure(submission.main)
-    result.measure("lines longer than 100 characters", len(facts.long_lines))
-    longest = max((length for _, length in facts.long_lines), default=0)
-    result.measure("longest line", longest or "<= 100")
-    result.measure("functions", len(facts.functions))
-    result.measure("functions without a docstring", ", ".join(facts.undocumented) or "none")
-    result.measure("one-letter names", ", ".join(facts.short_names) or "none")
-    result.note("Measured automatically (each third: line length, docstrings, names); "
-                "a TA confirms this mark.")
-    if facts.fraction < 1:
-        result.partial(facts.fraction, "\n".join(style.findings(facts)))
+    check_readability_item(result, submission, rubric)

@@ -1,98 +1,61 @@
 """Everything the checks read about one submission, gathered once in the student's process.
 
-Batch one calls every function on every hand of its domain with the student's own helpers,
-play_round in every scenario, and main with stand-ins. Batch two (only when needed) repeats
-score_hand, dealer_plays and play_round with the kit's correct helpers patched in.
+Each function is swept over every hand of its domain with the student's own helpers; where
+that is not perfect, score_hand, dealer_plays and play_round run again with the kit's correct
+helpers swapped in. play_round runs in every scenario, and main with a stand-in play_round.
 """
 from __future__ import annotations
 
-import shutil
 from dataclasses import dataclass, field
 
-from . import functions, game, rounds
-from .loading import Loading
-from .runner import Case, GroupedCalls, make_workdir
+from graders.engine.calls import Case, FunctionCalls, LoadReport
+from graders.engine.exhaustive import Sweep
+from graders.engine.harness import run_folder
 
-WITH_HELPERS = ("score_hand", "dealer_plays")
+from . import functions, game, rounds
+
+REQUIRED = functions.FUNCTIONS + ("play_round", "main")
 
 
 @dataclass
 class Evidence:
-    """The outcomes of all calls of one submission, by group."""
+    """The outcomes of all calls of one submission."""
 
     import_error: str | None = None
     available: dict[str, bool] = field(default_factory=dict)
-    cases: dict[str, list[Case]] = field(default_factory=dict)      # group -> cases
-    restarts: int = 0
-    loading: Loading = field(default_factory=Loading)               # what the import did
+    sweeps: dict[str, tuple[Sweep, Sweep | None]] = field(default_factory=dict)  # own, kit
+    rounds: tuple[list[Case], list[Case] | None] = ([], None)                  # own, kit
+    stand_ins: list[Case] = field(default_factory=list)       # main with a stand-in round
+    loading: LoadReport = field(default_factory=LoadReport)   # what the import did
 
-    def add(self, cases: list[Case]) -> None:
-        """File the cases under their groups."""
-        for case in cases:
-            self.cases.setdefault(case.group, []).append(case)
-
-    def judge_function(self, function: str) -> tuple[functions.Judgement,
-                                                     functions.Judgement | None]:
-        """The judgement with the student's helpers, and with the kit's (if that was run)."""
-        own = functions.judge(function, self.cases.get(function, []))
-        kit_cases = self.cases.get(function + "/kit")
-        kit = functions.judge(function, kit_cases, kit_helpers=True) if kit_cases else None
-        return own, kit
-
-    def judge_rounds(self) -> tuple[rounds.RoundJudgement, rounds.RoundJudgement | None]:
-        """play_round with the student's helpers, and with the kit's (if that was run)."""
-        own = rounds.judge(self.cases.get("play_round", []))
-        kit_cases = self.cases.get("play_round/kit")
-        return own, (rounds.judge(kit_cases, kit_helpers=True) if kit_cases else None)
+    @property
+    def round_hangs(self) -> bool:
+        """play_round did not return in one of the scenarios."""
+        return any(case.hung for case in self.rounds[0])
 
 
-def collect(submission) -> Evidence:
-    """Run every call of the grade in the student's process (two batches at most)."""
-    workdir = make_workdir(submission, with_rules=True)
-    try:
-        with GroupedCalls(workdir / submission.main_name, workdir) as calls:
-            available = calls.probe()
+def collect(submission, budget=None) -> Evidence:
+    """Run every call of the grade in one student process (restarted after a hang)."""
+    with run_folder(submission, "calls") as folder:
+        with FunctionCalls(folder / submission.main_name, folder, budget=budget) as calls:
+            available = calls.defined(REQUIRED)
             if available is None:
                 error = calls.import_error or "the import failed"
-                return Evidence(import_error=error.replace(str(workdir) + "/", ""))
+                return Evidence(import_error=error.replace(str(folder) + "/", ""))
             source = submission.main.read_text(encoding="utf-8", errors="replace")
-            evidence = Evidence(available=available,
-                                loading=Loading.from_report(calls.load, source))
-            first = first_batch(available)
-            calls.run_cases(first)
-            evidence.add(first)
-            second = second_batch(evidence)
-            calls.run_cases(second)
-            evidence.add(second)
-            evidence.restarts = calls.restarts
-            return evidence
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-
-
-def first_batch(available: dict[str, bool]) -> list[Case]:
-    """Every call with the student's own helpers, for the functions the module defines."""
-    cases: list[Case] = []
-    for function in functions.ORDERED_FUNCTIONS + ("score_hand",):
-        if available.get(function):
-            cases += functions.cases_for(function)
-    if available.get("play_round"):
-        cases += rounds.cases_for()
-    if available.get("main"):
-        cases += game.stand_in_cases()
-    return cases
-
-
-def second_batch(evidence: Evidence) -> list[Case]:
-    """The kit-helper repeats of the functions that were not right with the student's own."""
-    cases: list[Case] = []
-    for function in WITH_HELPERS:
-        if evidence.available.get(function):
-            own, _ = evidence.judge_function(function)
-            if own.fraction < 1:
-                cases += functions.cases_for(function, kit_helpers=True)
-    if evidence.available.get("play_round"):
-        own, _ = evidence.judge_rounds()
-        if own.fraction < 1:
-            cases += rounds.cases_for(kit_helpers=True)
-    return cases
+            found = Evidence(available=available,
+                             loading=LoadReport.from_report(calls.load, source))
+            for function in functions.FUNCTIONS:
+                if available.get(function):
+                    own = functions.sweep(calls, function)
+                    kit = functions.sweep(calls, function, kit_helpers=True) \
+                        if own.fraction < 1 and function in functions.HELPERS_USED else None
+                    found.sweeps[function] = (own, kit)
+            if available.get("play_round"):
+                own = calls.run_cases(rounds.cases_for())
+                perfect = all(requirement.ok for requirement in rounds.judge(own))
+                found.rounds = (own, None if perfect else
+                                calls.run_cases(rounds.cases_for(kit_helpers=True)))
+            if available.get("main"):
+                found.stand_ins = calls.run_cases(game.stand_in_cases())
+            return found

@@ -11,19 +11,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.engine.draws import DrawPolicy
+from graders.engine.calls import Case
 from graders.engine.harness import Limits
+from graders.engine.loaded import ScriptedValues
+from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
 from . import explain, rules
-from .runner import Case
-from .verdicts import Requirement
 
 ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
 AGAIN_PROMPT = re.compile(r"another|again|y/n|continue|keep|more|play", re.I)
 NUMBER = re.compile(r"-?\d+")
-GAME_LIMITS = Limits(cpu_seconds=10)   # CPU decides; the wall-clock limits are safety nets
 MAIN_TIMEOUT = 2.0
+NOT_RUN = ("timeout", "died", "skipped", "import", "budget", "grader")   # main() did not end
 MAX_OTHER_PROMPTS = 5
 
 
@@ -123,35 +123,11 @@ def not_played(reason: str) -> GameRun:
 
 
 # ----------------------------------------------------------------------------- terminal runs
-class LoadedDeck(DrawPolicy):
-    """Answers deal()'s random.randint(2, 14) draws with scripted ranks, in order."""
-
-    def __init__(self, ranks: list[int], seed: int = 1):
-        """ranks: the cards to deal, in order; later draws come from the seeded generator."""
-        super().__init__(seed)
-        self.ranks = list(ranks)
-
-    def answer(self, event: dict) -> tuple[object, list[int]]:
-        """The next scripted rank for a rank draw, else the usual answer."""
-        fn, req = event.get("fn"), event.get("req", {})
-        if self.ranks and _rank_draw(fn, req):
-            rank = self.ranks.pop(0)
-            return (rank - 2 if fn == "choice" else rank), []
-        return super().answer(event)
-
-
-def _rank_draw(fn: str, req: dict) -> bool:
-    """randint(2, 14), randrange(2, 15) or choice over the ranks 2..14."""
-    if fn == "randint":
-        return (req.get("a"), req.get("b")) == (2, 14)
-    if fn == "randrange":
-        return (req.get("a"), req.get("b"), req.get("step", 1)) == (2, 15, 1)
-    return fn == "choice" and req.get("items") == list(rules.RANKS)
-
-
-def play_in_terminal(target: Path, workdir: Path, plan: Plan) -> GameRun:
-    """Run the program as a player would, answering from the plan."""
-    session = Session.start(target, workdir, policy=LoadedDeck(plan.ranks), limits=GAME_LIMITS)
+def play_in_terminal(target: Path, workdir: Path, plan: Plan, limits: Limits) -> GameRun:
+    """Run the program as a player would, answering from the plan; deal() gets the plan's
+    ranks (its draws over 2..14)."""
+    deck = ScriptedValues(plan.ranks, min(rules.RANKS), max(rules.RANKS))
+    session = Session.start(target, workdir, policy=deck, limits=limits)
     run, choices, answers = GameRun("terminal"), plan.choices, list(plan.answers)
     others = 0
     try:
@@ -197,87 +173,47 @@ def _kind(wording: str) -> str:
 
 
 # ----------------------------------------------------------------------------- stand-in runs
-STAND_INS = """
-import sys
-points = %r
-answers = %r
-log = []
-def stand_in_round():
-    log.append(["round", len(sys.stdout.getvalue())])
-    if not points:
-        raise RuntimeError("play_round() was called again after the last answer")
-    return points.pop(0)
-def stand_in_input(prompt=""):
-    sys.stdout.write(str(prompt))
-    log.append(["ask", len(sys.stdout.getvalue())])
-    if not answers:
-        raise EOFError("the grader had no more answers")
-    answer = answers.pop(0)
-    sys.stdout.write(answer + "\\n")
-    log.append(["answered", len(sys.stdout.getvalue())])
-    return answer
-saved = {name: vars(m)[name] for name in ("play_round", "input") if name in vars(m)}
-m.play_round, m.input = stand_in_round, stand_in_input
-ended, error = True, None
-try:
-    m.main()
-except SystemExit:
-    pass
-except Exception as exc:
-    ended, error = False, type(exc).__name__ + ": " + str(exc)
-finally:
-    for name in ("play_round", "input"):
-        if name in saved:
-            setattr(m, name, saved[name])
-        else:
-            delattr(m, name)
-result = {"log": log, "ended": ended, "error": error}
-"""
-
-
 def stand_in_cases() -> list[Case]:
     """main() with play_round returning each plan's points and input() answering from it."""
-    cases = []
-    for plan in PLANS:
-        code = STAND_INS % ([one.points for one in plan.rounds],
-                            [answer.text for answer in plan.answers])
-        cases.append(Case("main/stand-in", plan, {"code": code, "timeout": MAIN_TIMEOUT}))
-    return cases
+    return [Case("main()", subject=plan, timeout=MAIN_TIMEOUT,
+                 patch={"play_round": [one.points for one in plan.rounds]},
+                 inputs=tuple(answer.text for answer in plan.answers)) for plan in PLANS]
 
 
 def stand_in_run(case: Case) -> GameRun:
-    """Rebuild the events of a stand-in run from its log of output offsets."""
-    run, printed = GameRun("stand-in"), case.outcome.get("stdout", "")
-    value = case.outcome.get("value") if case.outcome.get("ok") else None
-    if not isinstance(value, dict):
-        run.problem = f"main() did not finish: {case.outcome.get('error')} " \
-                      f"{case.outcome.get('message', '')}".rstrip()
+    """Rebuild the events of a stand-in run from its timeline: where play_round was called
+    and where each question was asked and answered, as offsets in what main printed."""
+    run, printed, outcome = GameRun("stand-in"), case.outcome.get("stdout", ""), case.outcome
+    error = f"{outcome.get('error')}: {outcome.get('message', '')}".rstrip(": ")
+    if outcome.get("error") in NOT_RUN:
+        run.problem = f"main() did not finish: {error}"
         run.transcript = printed
         return run
     start, typed = 0, [answer.text for answer in case.subject.answers]
     points = [one.points for one in case.subject.rounds]
-    for kind, offset in value.get("log", []):
+    timeline = outcome.get("timeline", [])
+    for kind, _, offset in timeline:
         if kind == "answered":
             start = offset
             continue
         text = printed[start:offset]
-        if kind == "ask":
+        if kind == "input":
             text += f"«{typed.pop(0)}»\n" if typed else "\n"
         elif points:
             text += f"[the stand-in play_round() returned {points.pop(0):+d}]\n"
         else:
             text += "[play_round() was called once more; the grader stopped the game]\n"
-        run.events.append((kind, text))
+        run.events.append(("ask" if kind == "input" else "round", text))
         start = offset
     answers = len(case.subject.answers)
     asked = sum(1 for kind, _ in run.events if kind == "ask")
-    last_answer = [offset for kind, offset in value.get("log", [])
-                   if kind == "answered"][answers - 1:]
+    last_answer = [offset for kind, _, offset in timeline if kind == "answered"][answers - 1:]
     run.tail = printed[last_answer[0]:] if last_answer else ""
-    run.went_on = asked > answers or (value.get("error") or "").startswith("RuntimeError")
-    run.ended = bool(value.get("ended")) and asked == answers
+    ended = outcome.get("ok") or outcome.get("error") == "SystemExit"
+    run.went_on = asked > answers or outcome.get("error") == "RuntimeError"
+    run.ended = bool(ended) and asked == answers
     if not run.ended:
-        run.problem = value.get("error") or "main() ended before the last answer"
+        run.problem = (None if ended else error) or "main() ended before the last answer"
     run.transcript = "".join(text for _, text in run.events) + run.tail
     return run
 
@@ -309,9 +245,10 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
         segment, answered = "", answered + 1
     unanswered = [answer.text for answer in plan.answers[answered:]]
     if unanswered:
+        typed = ", ".join(map(repr, unanswered))
         requirements.append(Requirement(
-            False, f"The game ended before the grader could type {', '.join(map(repr, unanswered))}"
-                   f": {run.problem or 'it stopped'}", plan.describe(), None, run.transcript))
+            False, f"The game ended before the grader could type {typed}: "
+                   f"{run.problem or 'it stopped'}", plan.describe(), evidence=run.transcript))
         # The rest (the stop and the final total included) count, but are said once.
         return requirements + [Requirement(False) for _ in range(len(unanswered) + 1)]
     return requirements + _judge_end(plan, run, totals[-1])
@@ -325,12 +262,12 @@ def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requi
         return Requirement(False, f"After the answer {previous!r} the program played another "
                                   "round. Any answer other than y, yes, n or no must ask "
                                   "'Play another round? (y/n)' again.",
-                           plan.describe(), None, run.transcript)
+                           plan.describe(), None, evidence=run.transcript)
     wanted = _rounds_before(plan, answer)
     if rounds != wanted:
         return Requirement(False, f"The grader expected {wanted} round(s) to have been played "
                                   f"before the answer {answer.text!r}, but counted {rounds}.",
-                           plan.describe(), None, run.transcript)
+                           plan.describe(), None, evidence=run.transcript)
     shown, expected = last_total(segment), totals[wanted - 1]
     if shown == expected:
         return Requirement(True)
@@ -338,7 +275,7 @@ def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requi
     return Requirement(False, f"After round {wanted} ({plan.rounds[wanted - 1].story()}) the "
                               f"running total must be {expected}, but the program showed {seen}.",
                        f"a line containing 'total' ending with {expected}",
-                       segment.strip() or "(nothing)", run.transcript)
+                       segment.strip() or "(nothing)", evidence=run.transcript)
 
 
 def _rounds_before(plan: Plan, answer: Answer) -> int:
@@ -357,10 +294,10 @@ def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
     ending = f"after {last!r}: a line with the final total ({final}), then the program ends"
     if run.went_on:
         stop = Requirement(False, f"After the answer {last!r} the game went on; n or no must "
-                                  "stop it.", ending, None, run.transcript)
+                                  "stop it.", ending, None, evidence=run.transcript)
     elif not run.ended:
         stop = Requirement(False, f"The game did not end normally after {last!r}: "
-                                  f"{run.problem}", ending, None, run.transcript)
+                                  f"{run.problem}", ending, None, evidence=run.transcript)
     else:
         stop = Requirement(True)
     if not run.ended:
@@ -373,4 +310,4 @@ def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
     return [stop, Requirement(False, f"After the answer {last!r} the final total must be "
                                      f"printed ({final}), but the program showed {seen}.",
                               f"a line containing 'total' ending with {final}",
-                              run.tail.strip() or "(nothing)", run.transcript)]
+                              run.tail.strip() or "(nothing)", evidence=run.transcript)]

@@ -2,15 +2,18 @@
 
 Each scenario replaces ``deal`` and ``get_choice`` by scripted versions and watches
 ``hand_to_string``. It is run with the student's own helpers and, when that is not perfect,
-with the kit's correct helpers patched in; the better of the two counts.
+with the kit's correct helpers swapped in; the better of the two counts.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from graders.engine.calls import Case, call_problem, swap_all
+from graders.engine.requirements import Requirement, shown
+
 from . import explain, rules
-from .runner import CALL_TIMEOUT, RULES_MODULE, Case
-from .verdicts import Requirement, call_problem, share, shown_value
+
+CALL_TIMEOUT = 1.0
 
 KIT_HELPERS = ("sort_hand", "hand_to_string", "has_pair", "has_straight", "has_triple",
                "score_hand", "dealer_plays")
@@ -74,71 +77,22 @@ SCENARIOS = (
     Scenario("a straight beats a pair", (3, 4, 2), "p", (14, 13, 14)),
 )
 
-KIT_ROUND = """
-import %s as kit
-shown = []
-def show(hand):
-    text = kit.hand_to_string(hand)
-    shown.append([list(hand), text])
-    return text
-helpers = {name: getattr(kit, name) for name in %r}
-helpers["hand_to_string"] = show
-saved = {name: vars(m)[name] for name in helpers if name in vars(m)}
-for name, helper in helpers.items():
-    setattr(m, name, helper)
-try:
-    result = {"value": m.play_round(), "shown": shown}
-finally:
-    for name in helpers:
-        if name in saved:
-            setattr(m, name, saved[name])
-        else:
-            delattr(m, name)
-"""
-
 
 def cases_for(kit_helpers: bool = False) -> list[Case]:
-    """One play_round call per scenario."""
-    cases = []
-    for scenario in SCENARIOS:
-        spec = {"patch": scenario.patch(), "timeout": CALL_TIMEOUT}
-        if kit_helpers:
-            spec["code"] = KIT_ROUND % (RULES_MODULE, list(KIT_HELPERS))
-            cases.append(Case("play_round/kit", scenario, spec))
-        else:
-            spec.update(func="play_round", spy=["hand_to_string"])
-            cases.append(Case("play_round", scenario, spec))
-    return cases
+    """One play_round call per scenario (the kit's helpers swapped in, if asked)."""
+    swap = swap_all(rules, KIT_HELPERS) if kit_helpers else None
+    return [Case("play_round()", subject=scenario, patch=scenario.patch(), swap=swap,
+                 spy=("hand_to_string",), timeout=CALL_TIMEOUT) for scenario in SCENARIOS]
 
 
-@dataclass
-class RoundJudgement:
-    """play_round's requirements over all scenarios, and which helpers it was judged with."""
-
-    requirements: list[Requirement]
-    kit_helpers: bool
-
-    @property
-    def failed(self) -> list[Requirement]:
-        """The requirements that were not met."""
-        return [requirement for requirement in self.requirements if not requirement.ok]
-
-    @property
-    def fraction(self) -> float:
-        """The share of the item (never full when something failed)."""
-        return share(len(self.requirements) - len(self.failed), len(self.requirements))
-
-
-def judge(cases: list[Case], kit_helpers: bool = False) -> RoundJudgement:
+def judge(cases: list[Case]) -> list[Requirement]:
     """Two requirements per scenario: the points returned and the hands shown."""
-    requirements = []
-    for case in cases:
-        requirements += judge_scenario(case.subject, case.outcome, kit_helpers)
-    return RoundJudgement(requirements, kit_helpers)
+    return [requirement for case in cases for requirement in judge_scenario(case)]
 
 
-def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list[Requirement]:
+def judge_scenario(case: Case) -> list[Requirement]:
     """The points returned and the hands shown in one round."""
+    scenario, outcome = case.subject, case.outcome
     printed = outcome.get("stdout", "")
     problem = call_problem(outcome, scenario.spelled(), CALL_TIMEOUT)
     if problem:
@@ -148,12 +102,9 @@ def judge_scenario(scenario: Scenario, outcome: dict, kit_helpers: bool) -> list
             actual += "\n\n" + outcome["traceback"]
         failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(), actual)
         return [failed, Requirement(False)]          # both fail; the reason is said once
-    value = outcome.get("value")
-    shown = [(entry.get("args", [None])[0], entry.get("result"))
-             for entry in outcome.get("spies", {}).get("hand_to_string", [])]
-    if kit_helpers:
-        value, shown = value.get("value"), [tuple(pair) for pair in value.get("shown", [])]
-    return [_points(scenario, value, printed), _display(scenario, shown, printed)]
+    shown_hands = [(entry.get("args", [None])[0], entry.get("result"))
+                   for entry in outcome.get("spies", {}).get("hand_to_string", [])]
+    return [_points(scenario, case.value, printed), _display(scenario, shown_hands, printed)]
 
 
 def _points(scenario: Scenario, value: object, printed: str) -> Requirement:
@@ -161,23 +112,23 @@ def _points(scenario: Scenario, value: object, printed: str) -> Requirement:
     if isinstance(value, int) and not isinstance(value, bool) and value == scenario.points:
         return Requirement(True)
     return Requirement(False, f"When {scenario.title}, play_round() must return "
-                              f"{scenario.points:+d}, but it returned {shown_value(value)}. "
+                              f"{scenario.points:+d}, but it returned {shown(value)}. "
                               f"The call: {scenario.spelled()}.",
                        scenario.story(), _printed(printed))
 
 
-def _display(scenario: Scenario, shown: list[tuple], printed: str) -> Requirement:
+def _display(scenario: Scenario, seen: list[tuple], printed: str) -> Requirement:
     """Each dealt hand, sorted, went through hand_to_string and its text was printed.
 
-    ``shown`` holds (argument, returned text) for every call of hand_to_string.
+    ``seen`` holds (argument, returned text) for every call of hand_to_string.
     """
     for hand in scenario.hands:
         wanted = rules.sort_hand(hand)
-        texts = [str(text) for argument, text in shown if argument == wanted]
-        if not shown:
+        texts = [str(text) for argument, text in seen if argument == wanted]
+        if not seen:
             why = "play_round never called hand_to_string; both hands must be printed with it."
         elif not texts:
-            given = ", ".join(shown_value(argument) for argument, _ in shown)
+            given = ", ".join(shown(argument) for argument, _ in seen)
             why = f"hand_to_string was called with {given}, but never with the sorted " \
                   f"hand {wanted!r} (deal() returned {hand!r})."
         elif not any(text in printed for text in texts):
