@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import reports
-from .rubric import KIT_ROOT, Rubric
+from .rubric import DATA_ROOT, KIT_ROOT, Rubric
 
 AUTOMATIC_JSON = "automatic.json"
 AUTOMATIC_MD = "automatic.md"
@@ -83,7 +83,7 @@ def grader_hash(assignment: str) -> str:
                 continue
             digest.update(str(path.relative_to(KIT_ROOT)).encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
-    rubric = tomllib.loads((KIT_ROOT / "assignments" / assignment / "rubric.toml")
+    rubric = tomllib.loads((DATA_ROOT / "assignments" / assignment / "rubric.toml")
                            .read_text(encoding="utf-8"))
     for table in ("late", "canvas"):
         rubric.pop(table, None)
@@ -335,7 +335,7 @@ class LatePolicy:
 
 def late_policy(assignment: str) -> LatePolicy | None:
     """The assignment's late policy (``[late]`` in its rubric.toml), or None."""
-    path = KIT_ROOT / "assignments" / assignment / "rubric.toml"
+    path = DATA_ROOT / "assignments" / assignment / "rubric.toml"
     table = tomllib.loads(path.read_text(encoding="utf-8")).get("late")
     if table is None:
         return None
@@ -356,7 +356,7 @@ def canvas_column(rubric: Rubric) -> str:
     """The assignment's column header in canvas.csv: ``[canvas] column`` in the rubric, e.g.
     "PocoLoco (123456)" with Canvas's assignment id, else the rubric's title (Canvas matches
     a column to an assignment by the id in parentheses, or else by its exact name)."""
-    path = KIT_ROOT / "assignments" / rubric.assignment / "rubric.toml"
+    path = DATA_ROOT / "assignments" / rubric.assignment / "rubric.toml"
     table = tomllib.loads(path.read_text(encoding="utf-8")).get("canvas", {})
     return str(table.get("column") or rubric.title)
 

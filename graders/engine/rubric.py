@@ -18,6 +18,10 @@ from pathlib import Path
 from .readability import Settings
 
 KIT_ROOT = Path(__file__).resolve().parents[2]
+# Where assignments/, student_template/ (and the reference a grader needs) are: the repository
+# when the kit runs from it, else the copy a built wheel carries inside the package.
+DATA_ROOT = KIT_ROOT if (KIT_ROOT / "assignments").is_dir() else \
+    Path(__file__).resolve().parents[1] / "kitdata"
 
 
 @dataclass
@@ -40,7 +44,7 @@ class Rubric:
 
     @classmethod
     def load(cls, assignment: str) -> "Rubric":
-        path = KIT_ROOT / "assignments" / assignment / "rubric.toml"
+        path = DATA_ROOT / "assignments" / assignment / "rubric.toml"
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         items = [Item(i["id"], float(i["points"]), i.get("title", i["id"]),
                       bool(i.get("review", False)), bool(i.get("public", False)))

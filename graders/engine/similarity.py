@@ -29,7 +29,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .rubric import KIT_ROOT, Rubric
+from .rubric import DATA_ROOT, Rubric
 
 K = 20                     # tokens in one hashed run
 W = 12                     # runs per winnowing window: a shared run of K + W - 1 tokens is seen
@@ -300,7 +300,7 @@ def python_sources(files: dict[str, Path]) -> dict[str, str]:
 
 
 def template_sources(assignment: str) -> dict[str, str]:
-    folder = KIT_ROOT / "student_template" / assignment
+    folder = DATA_ROOT / "student_template" / assignment
     if not folder.is_dir():
         return {}
     return python_sources({p.relative_to(folder).as_posix(): p for p in folder.rglob("*.py")})

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import static
-from .rubric import KIT_ROOT, Rubric
+from .rubric import DATA_ROOT, Rubric
 
 # name_[LATE_]userid_submissionid_original[-N].ext, or the older name_number_original
 CANVAS = re.compile(r"^(?P<name>[^\W_]+)(?P<late>_late)?_(?P<first>\d+)(?:_(?P<second>\d+))?"
@@ -766,7 +766,7 @@ def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
         return ("the program could not start",
                 f"the program cannot start: Python stops at {submission.main_name} "
                 f"({facts.parse_error})")
-    template = KIT_ROOT / "student_template" / rubric.assignment
+    template = DATA_ROOT / "student_template" / rubric.assignment
     names = [n for n in rubric.files if n.endswith(".py") and n in submission.files]
     if all(static.own_work(submission.files[n], template / n) == 0
            for n in names or [submission.main_name]):

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from graders.engine import pythons
 from graders.engine.harness import Child, prepare_workdir
-from graders.engine.rubric import KIT_ROOT
+from graders.engine.rubric import DATA_ROOT
 from graders.engine.session import Session
 from graders.engine.submissions import read_regular_file
 
 from .runner import limits_within, remove_workdir
 
-REFERENCE = KIT_ROOT / "reference" / "poker_dice"
+REFERENCE = DATA_ROOT / "reference" / "poker_dice"
 MODULES = ("project.py", "dice.py", "magic8ball.py")
 TEST_FILE = "test_project.py"
 OWN, CONTROL = "own", "reference"
