@@ -1,8 +1,11 @@
 """Finding submissions: one file, one folder, a ``.zip``, or a class folder (e.g. a Canvas bulk
 download).
 
-Canvas names loose files ``lastfirst_12345_67890_a5.py`` (``_LATE_`` may follow the name, and
-a resubmission gets ``-1``); each student's files are grouped under the name before the ids.
+Canvas names loose files ``lastfirst_[LATE_]userid_submissionid_a5[-N].py``: one student is
+one user id, and of the uploads of one file the latest is graded (the highest submission id,
+then the highest ``-N``, which Canvas adds to a re-uploaded file of the same name); the
+student's feedback names the older uploads. A ``.zip`` among them is unpacked and its files
+join the loose ones. Files no layout explains are left out and named by ``layout_warnings``.
 
 A submission is files, not links. Its files are copied, when it is found, into a private folder
 of the grader's own, and everything the grader reads afterwards (the run folders, the static
