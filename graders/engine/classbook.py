@@ -529,20 +529,22 @@ def publish(folder: Path, rubric: Rubric, override: Override | None,
 
 
 # ---------------------------------------------------------------------- the class folder
-def stored_students(out: Path) -> list[str]:
-    """Student folders of a report folder (those holding a result, or a started one)."""
+def stored_students(out: Path, any_report: bool = False) -> list[str]:
+    """Student folders of a report folder: those holding a result (or a started one); with
+    ``any_report``, also those holding only a feedback.md."""
+    signs = ("results.json", AUTOMATIC_JSON, MARKER) + (("feedback.md",) if any_report else ())
     if not out.is_dir():
         return []
     return sorted(p.name for p in out.iterdir()
                   if p.is_dir() and not p.name.startswith(".")
-                  and any((p / n).exists() for n in ("results.json", AUTOMATIC_JSON, MARKER)))
+                  and any((p / n).exists() for n in signs))
 
 
 def set_aside_vanished(out: Path, current: set[str]) -> list[str]:
     """Move the folders of students who have no submission any more to ``.vanished/``
     (a TA's files are never deleted); returns their names."""
     moved = []
-    for student in stored_students(out):
+    for student in stored_students(out, any_report=True):
         if student in current:
             continue
         target = out / VANISHED / student
