@@ -4,13 +4,17 @@
     python -m graders grade-all ASSIGNMENT FOLDER [--out DIR]  a class folder, reports per student
         [--force] [--only STUDENT ...]                         regrade all / just these students
     python -m graders report ASSIGNMENT [--out DIR]            rebuild the class files (overrides)
-    python -m graders check ASSIGNMENT PATH                    the students' public self-check
+    python -m graders grade ... --format gradescope|prairielearn  a platform's results file
+    python -m graders grade ... --item ID [--format classroom] exit 0 only for full marks
+    python -m graders check ASSIGNMENT PATH [-v]               the students' public self-check
+    python -m graders export PLATFORM ASSIGNMENT --out PATH    gradescope, prairielearn,
+                                                               classroom, student-kit
     python -m graders list                                     the assignments this kit has
 
 Exit status: 0 when grading finished (whatever the score; a submission refused for holding a
 link or a special file scores 0), 2 for bad usage or a missing submission (a path that does not
 exist; a folder without the main file still gets a results.json listing what it holds), 1 for
-an internal error of the grader.
+an internal error of the grader; with --item, 3 when that item did not earn full marks.
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from pathlib import Path
 
 from .engine import classbook, plugin, reports, sandbox, submissions
 from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
+from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
 GRADERS = Path(__file__).resolve().parent
 # reports/ of the repository; an installed kit writes them where it is run
@@ -32,6 +37,9 @@ REPORTS = KIT_ROOT / "reports" if DATA_ROOT == KIT_ROOT else Path("reports")
 
 class UsageError(Exception):
     """Bad command line or a missing submission (exit status 2)."""
+
+
+NOT_FULL_MARKS = 3      # grade --item: the item did not earn full marks
 
 
 def assignments() -> list[str]:
@@ -67,27 +75,94 @@ def _isolation(quiet: bool = False, student: bool = False) -> None:
 
 def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
+    if args.item is not None or args.format == "classroom":
+        return _grade_item(args, rubric)
+    platform = args.format if args.format in outputs.PLATFORMS else None
+    target = Path(args.path)
+    if platform and not target.exists() and not target.is_symlink():
+        # a platform always gets its results file: 0, saying that nothing was submitted
+        why = f"nothing was submitted ({args.path} does not exist)"
+        report = reports.unusable_report(rubric, "submission", why)
+        outputs.write(platform, report, rubric, None, _platform_json(args, rubric, "submission"),
+                      args.hide_review)
+        raise UsageError(f"no such file or folder: {args.path}")
     submission = _one(rubric, args.path)
+    folder = Path(args.out) / rubric.assignment / submission.student
+    kit_json = None if platform or not args.json else Path(args.json)
     if not submission.found and not submission.refused:
         # nothing to grade: say what was found, in results.json too (e.g. for Gradescope)
         report = reports.unusable_report(rubric, submission.student, submission.missing_why,
                                          submission.notes, submission.problems)
-        folder = Path(args.out) / rubric.assignment / submission.student
-        reports.write_submission(report, folder, Path(args.json) if args.json else None)
+        reports.write_submission(report, folder, kit_json)
+        if platform:
+            outputs.write(platform, report, rubric, submission,
+                          _platform_json(args, rubric, submission.student), args.hide_review)
         raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation()
     started = time.monotonic()
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
                            quiet=not args.verbose)
     report.execution_time = time.monotonic() - started
-    folder = Path(args.out) / rubric.assignment / submission.student
-    json_path = reports.write_submission(report, folder, Path(args.json) if args.json else None)
+    json_path = reports.write_submission(report, folder, kit_json)
+    if platform:
+        json_path = outputs.write(platform, report, rubric, submission,
+                                  _platform_json(args, rubric, submission.student),
+                                  args.hide_review)
     print(reports.summary_text(report))
     print(f"results: {json_path}\nfeedback: {folder / 'feedback.md'}")
     return 0
 
 
+def _platform_json(args, rubric: Rubric, student: str) -> Path:
+    """Where a platform's results go: --json, else beside the kit's own."""
+    if args.json:
+        return Path(args.json)
+    return Path(args.out) / rubric.assignment / student / f"results.{args.format}.json"
+
+
+def _grade_item(args, rubric: Rubric) -> int:
+    """``grade --item ID``: 0 only when that item earned full marks (3 otherwise), for a
+    platform step worth the item's points. The submission is graded once: a later item's
+    step reads the result stored for the same files. ``--format classroom`` also hands the
+    item's score to GitHub Classroom's reporter (the step's ``result`` output)."""
+    if args.item is None:
+        raise UsageError("--format classroom reports one rubric item: add --item ID")
+    if args.item not in {item.id for item in rubric.items}:
+        raise UsageError(f"{rubric.assignment} has no item {args.item!r} (its items: "
+                         f"{', '.join(item.id for item in rubric.items)})")
+    submission = _one(rubric, args.path)
+    store = Path(args.json) if args.json else classroom.STORE
+    digest = classbook.submission_hash(submission)
+    data = classroom.stored(store, digest)
+    if data is None:
+        if submission.found:
+            _isolation()
+            started = time.monotonic()
+            (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
+                                   quiet=not args.verbose)
+            report.execution_time = time.monotonic() - started
+        else:
+            report = reports.unusable_report(rubric, submission.student,
+                                             submission.missing_why, submission.notes,
+                                             submission.problems)
+        folder = Path(args.out) / rubric.assignment / submission.student
+        reports.write_submission(report, folder, store)
+        classroom.store(store, digest)
+        data = json.loads(store.read_text(encoding="utf-8"))
+    result, full = classroom.item_result(data, args.item)
+    test = result["tests"][0]
+    print(f"{test['name']}: {test['score']:g} / {result['max_score']:g}"
+          + (" (full marks)" if full else ""))
+    if not full:
+        print(test["message"])
+    if args.format == "classroom" and os.environ.get("GITHUB_OUTPUT"):
+        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as handle:
+            handle.write(f"result={classroom.encoded(result)}\n")
+    return 0 if full else NOT_FULL_MARKS
+
+
 def cmd_check(args) -> int:
+    """The students' self-check: the public items only, played on the public scenarios."""
     rubric = _rubric(args.assignment)
     submission = _one(rubric, args.path)
     if not submission.found:
@@ -95,8 +170,14 @@ def cmd_check(args) -> int:
     _isolation(student=True)
     (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment, public_only=True)
     print(reports.summary_text(report))
-    print("\nThis self-check runs a few of the grader's scenarios; the full grade has more.")
-    print(reports.feedback_markdown(report).split("\n## ", 1)[-1] if args.verbose else "")
+    print("\n" + student_kit.what_ran(rubric, report))
+    if args.verbose:
+        # the feedback links to the transcripts of the self-check's games: write them all
+        folder = Path(args.out)
+        reports.write_submission(report, folder)
+        print("\n## " + reports.feedback_markdown(report).split("\n## ", 1)[-1])
+        print(f"\nThis feedback, with the full transcripts of the self-check's games: "
+              f"{folder / 'feedback.md'}")
     return 0
 
 
@@ -266,6 +347,29 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_export(args) -> int:
+    """Write what a platform needs to grade the assignment (or the students' kit)."""
+    rubric = _rubric(args.assignment)
+    out = Path(args.out)
+    if args.platform == "gradescope":
+        gradescope.export(rubric.assignment, out, args.hide_review)
+        print(f"Gradescope autograder: {out} (upload it in the assignment's Configure "
+              f"Autograder page)")
+    elif args.platform == "prairielearn":
+        prairielearn.export(rubric.assignment, out, args.image)
+        print(f"PrairieLearn: {out}/serverFilesCourse/{prairielearn.SERVER_FOLDER}/ and "
+              f"{out}/questions/{rubric.assignment}/ go into the course; {out}/image/ builds "
+              f"the grading image {args.image}")
+    elif args.platform == "classroom":
+        classroom.export(rubric.assignment, out, args.install)
+        print(f"GitHub Classroom: copy {out}/.github/ into the assignment's template "
+              f"repository (the grader is installed with: pip install {args.install})")
+    else:
+        kit = student_kit.build(rubric.assignment, out)
+        print(f"Student kit: {kit}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m graders", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -277,6 +381,16 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
+    grade.add_argument("--format", default="kit",
+                       choices=("kit", "gradescope", "prairielearn", "classroom"),
+                       help="the results file --json writes: the kit's (default), "
+                            "Gradescope's, PrairieLearn's, or GitHub Classroom's (with --item)")
+    grade.add_argument("--item", metavar="ID",
+                       help="exit 0 only if this rubric item earned full marks (3 if not); "
+                            "the submission is graded once, later items read the stored "
+                            "result (--json, default .gradekit/results.json)")
+    grade.add_argument("--hide-review", action="store_true",
+                       help="Gradescope: show the review items only once grades are published")
     grade.set_defaults(func=cmd_grade)
     every = sub.add_parser("grade-all", help="grade every submission in a folder")
     every.add_argument("assignment")
@@ -299,8 +413,25 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="students: run the public self-check")
     check.add_argument("assignment")
     check.add_argument("path")
-    check.add_argument("-v", "--verbose", action="store_true", help="show the details")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="show the details and write them, with the transcripts, to --out")
+    check.add_argument("--out", default="selfcheck-report",
+                       help="where -v writes the feedback and transcripts")
     check.set_defaults(func=cmd_check)
+    export = sub.add_parser("export", help="files for a grading platform, or the student kit")
+    export.add_argument("platform", choices=("gradescope", "prairielearn", "classroom",
+                                             "student-kit"))
+    export.add_argument("assignment")
+    export.add_argument("--out", required=True,
+                        help="the zip to write (gradescope, student-kit) or a folder")
+    export.add_argument("--hide-review", action="store_true",
+                        help="gradescope: review items shown once grades are published")
+    export.add_argument("--image", default=prairielearn.DEFAULT_IMAGE,
+                        help="prairielearn: the grading image named in info.json")
+    export.add_argument("--install", default=classroom.DEFAULT_INSTALL,
+                        help="classroom: what pip installs the grader from (a wheel's URL, a "
+                             "private repository, a package name)")
+    export.set_defaults(func=cmd_export)
     listing = sub.add_parser("list", help="list assignments")
     listing.set_defaults(func=lambda args: print("\n".join(assignments())) or 0)
     worker = sub.add_parser("_worker")

@@ -205,6 +205,12 @@ class KitPlugin:
     def rubric(self) -> Rubric:
         return self.the_rubric
 
+    @pytest.fixture(scope="session")
+    def self_check(self) -> bool:
+        """True in the students' self-check: a grader then plays its public scenarios only,
+        so the self-check neither runs nor names a hidden game."""
+        return self.public_only
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield

@@ -146,11 +146,21 @@ def _reasons(reasons: list[str]) -> list[str]:
     return [one_line(r) for r in reasons[:MAX_NOTES]]
 
 
-def results_json(report: SubmissionReport) -> dict:
+# Gradescope's visibility of a test. Public items (those of the students' self-check) are shown
+# at once; the others are judged from games the students do not know, so their output (the
+# hidden games' transcripts) waits for the due date. Review items may wait for the grades to be
+# published instead, since a TA may still change them.
+VISIBLE, AFTER_DUE_DATE, AFTER_PUBLISHED = "visible", "after_due_date", "after_published"
+
+
+def results_json(report: SubmissionReport, *, markdown: bool = False,
+                 review_visibility: str | None = None) -> dict:
     """The Gradescope ``results.json`` schema (plus max_score and review tags), at most
-    REPORT_BYTES as written (evidence is trimmed first, then explanations)."""
+    REPORT_BYTES as written (evidence is trimmed first, then explanations). ``markdown``:
+    outputs in Markdown (``output_format`` "md"), else plain text; ``review_visibility``:
+    the visibility of review items (default: as for any other item)."""
     for limit, evidence in TRIM_STEPS:
-        data = _results_json(report, limit, evidence)
+        data = _results_json(report, limit, evidence, markdown, review_visibility)
         if len(_json_text(data).encode("utf-8")) <= REPORT_BYTES:
             break
     return data
@@ -160,18 +170,27 @@ def _json_text(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
-def _results_json(report: SubmissionReport, limit: int, evidence: int) -> dict:
+def _results_json(report: SubmissionReport, limit: int, evidence: int, markdown: bool = False,
+                  review_visibility: str | None = None) -> dict:
     tests = []
+    text_format = "md" if markdown else "text"
     for verdict in report.verdicts:
-        tags = ["needs-review"] if verdict.item.review else []
-        tests.append({"name": verdict.item.title, "number": verdict.item.id,
-                      "score": verdict.score, "max_score": verdict.item.points,
+        item = verdict.item
+        tags = ["needs-review"] if item.review else []
+        visibility = VISIBLE if item.public else AFTER_DUE_DATE
+        if item.review and review_visibility:
+            visibility = review_visibility
+        tests.append({"name": item.title, "number": item.id,
+                      "score": verdict.score, "max_score": item.points,
                       "status": verdict.status,
-                      "output": _check_text(verdict, False, limit, evidence),
-                      "tags": tags, "visibility": "visible"})
+                      "output": _check_text(verdict, markdown, limit, evidence),
+                      "output_format": text_format,
+                      "tags": tags + ["public" if item.public else "hidden"],
+                      "visibility": visibility})
     return {"score": report.score, "max_score": report.rubric.max_score,
             "execution_time": round(report.execution_time, 3),
             "output": shorten("\n".join(_notes(report)), max(limit, NOTE_CHARS)),
+            "output_format": text_format,
             "tests": tests,
             "extra_data": {"student": report.student, "assignment": report.rubric.assignment,
                            "needs_review": _reasons(report.needs_review),

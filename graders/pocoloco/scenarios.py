@@ -85,6 +85,8 @@ STRATEGY = Scenario(
     human_rolls=True, rounds=2, purpose="computer decisions where one choice is clearly better")
 
 ALL = [LONG, TIES, GAME_OVER, ROUND_TEN, STRATEGY]
+# the students' self-check plays these only (the games of the public items)
+PUBLIC = [LONG, ROUND_TEN]
 
 
 def name_clash(computer: str) -> Scenario:
