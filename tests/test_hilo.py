@@ -19,13 +19,12 @@ import mutants
 
 from conftest import item_text, verdicts_by_student
 
-from graders.engine import plugin, static, submissions
+from graders.engine import loaded as cards
+from graders.engine import plugin, readability, static, submissions
 from graders.engine.harness import prepare_workdir
+from graders.engine.loaded import LoadedCards, PlayingCard
 from graders.engine.rubric import KIT_ROOT, Rubric
-from graders.hilo import cards, console, functions
-from graders.hilo.cards import PlayingCard
-from graders.hilo.loaded_cards import LoadedCards
-from graders.three_card_poker import style
+from graders.hilo import console, functions
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "hilo"
 GRADER = KIT_ROOT / "graders" / "hilo"
@@ -271,7 +270,7 @@ def test_the_template_is_told_from_a_solution():
 def test_the_graders_own_lines_fit_in_100_columns():
     paths = [Path(__file__), REFERENCE / "hilo.py", TEMPLATE / "hilo.py"]
     for path in sorted(GRADER.glob("*.py")) + paths:
-        assert style.measure(path).long_lines == [], path.name
+        assert readability.measure({path.name: path}).long_lines == [], path.name
 
 
 def test_the_command_line_lists_and_checks_hilo():

@@ -45,6 +45,11 @@ def sort_in_place(hand):
     return hand
 
 
+def first_key(mapping):
+    """The first key of a dict."""
+    return next(iter(mapping))
+
+
 def play():
     """Deals, asks, returns the points."""
     print("Your hand:", deal())
@@ -137,6 +142,8 @@ def test_returned_argument_and_kit_calls(poker):
     assert case.outcome["same"] == 0 and case.outcome["args_after"] == [[9, 5, 2]]
     (probe,) = poker.run_cases([Case(Kit(kit_pairs.names_defined, "has_pair"))])
     assert probe.value == {"has_pair": True}
+    (keys,) = poker.check([Case("first_key({14: 'Ace', 2: 'Two'})", 14)])
+    assert keys.ok                   # int keys and tuples reach the function as written
     assert poker.defined(["has_pair", "main", "play"]) == {"has_pair": True, "main": False,
                                                            "play": True}
 

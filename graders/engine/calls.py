@@ -323,11 +323,13 @@ class FunctionCalls:
 
     def spec(self, case: Case, swap: dict | None = None, timeout: float = 1.0) -> dict:
         """The call spec of a case (swap: helpers replaced for this call too)."""
+        # arguments go as Python literals (JSON would turn {1: 'Ace'} into {'1': 'Ace'})
         if isinstance(case.call, Kit):
-            spec = {"kit": self.lend(case.call.function), "args": case.call.args}
+            spec = {"kit": self.lend(case.call.function),
+                    "literal": repr((case.call.args, {}))}
         else:
             name, args, kwargs = parse_call(case.call)
-            spec = {"func": name, "args": args, "kwargs": kwargs}
+            spec = {"func": name, "literal": repr((args, kwargs))}
         helpers = dict(swap or {}, **(case.swap or {}))
         if helpers:
             spec["swap"] = {name: self.lend(thing, name) for name, thing in helpers.items()}

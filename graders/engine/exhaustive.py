@@ -28,6 +28,9 @@ from .rubric import share
 
 BATCH = 1000            # inputs per round trip (the answers of one batch stay well under 1 MB)
 RULE_GROUPS = 4         # kinds of mistake listed in the feedback
+ANY_ORDER = ("The input may come in any order: {function} must give the same answer for every "
+             "order of the same values.")
+REAL_BOOL = "{function} must return a real bool (True or False), not {kind}."
 
 
 @dataclass
@@ -121,24 +124,48 @@ def spelled(function: str, item) -> str:
     return f"{function}({', '.join(map(repr, args))})"
 
 
-def default_judge(function: str, item, entry: dict, expected,
-                  why: Callable | None) -> Failure | None:
-    """None when the answer equals the reference's (``calls.same``), else the failure."""
-    call = spelled(function, item)
+def default_judge(function: str, item, entry: dict, expected, why: Callable | None = None,
+                  detail: Callable | None = None) -> Failure | None:
+    """None when the answer equals the reference's (``calls.same``), else the failure.
+    ``why(input, value)`` words the rule, ``detail(input)`` this input's own working; a
+    value that is right but not a real bool (1, 'yes', None) is said to be so."""
+    call, working = spelled(function, item), detail(item) if detail else ""
     if "error" in entry:
         return Failure(item, call, f"raised {entry['error']}: {entry.get('message', '')}"
-                       .rstrip(": "), repr(expected), why(item, None) if why else "",
+                       .rstrip(": "), repr(expected), why(item, None) if why else "", working,
                        traceback=entry.get("traceback"))
-    if same(entry.get("v"), expected):
+    value = entry.get("v")
+    if same(value, expected):
         return None
-    return Failure(item, call, "returned " + shown(entry.get("v")), repr(expected),
-                   why(item, entry.get("v")) if why else "")
+    rule = why(item, value) if why else ""
+    if isinstance(expected, bool) and not isinstance(value, bool) and bool(value) == expected \
+            and (value is None or isinstance(value, (int, float, str, list))):
+        kind = "None" if value is None else a_or_an(type(value).__name__)
+        rule = REAL_BOOL.format(function=function, kind=kind)
+    return Failure(item, call, "returned " + shown(value), repr(expected), rule, working)
+
+
+def a_or_an(word: str) -> str:
+    """'an int', 'a tuple'."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def hint_any_order(found: Sweep) -> None:
+    """For functions whose answer must not depend on the order of the input (cards, dice):
+    a failure whose sorted input was right is said to be about the order."""
+    wrong = {tuple(failure.input) for failure in found.failures}
+    for failure in found.failures:
+        ordered = sorted(failure.input, reverse=True)
+        if ordered != list(failure.input) and tuple(ordered) not in wrong:
+            failure.why = ANY_ORDER.format(function=found.function)
+            failure.detail = f"(It is right for {spelled(found.function, ordered)}.)"
 
 
 def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Callable,
                *, batch: int = BATCH, stop_after: int | None = None,
                stop_at_zero: bool = False, swap: dict | None = None, timeout: float = 1.0,
-               why: Callable | None = None, judge: Callable | None = None,
+               why: Callable | None = None, detail: Callable | None = None,
+               judge: Callable | None = None, any_order: bool = False,
                args_after: bool = False) -> Sweep:
     """Run ``function`` over every input in the child, compare with ``reference``.
 
@@ -146,7 +173,8 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
     ({"v": value, "t": type name, "a": arguments after the call and "same": the index of an
     argument returned as the result, with ``args_after``; or "error", "message",
     "traceback"}) and returns a :class:`Failure` or None. ``why(input, value)`` words the
-    rule for the default judge.
+    rule for the default judge and ``detail(input)`` an input's own working; ``any_order``:
+    the answer must not depend on the order of a list input (see ``hint_any_order``).
     """
     inputs = list(inputs)
     sweep = Sweep(function, len(inputs), swapped=bool(swap))
@@ -156,8 +184,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
         case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
         spec = calls.spec(case, swap, timeout)
         spec.update(func=function, each=args, args_after=args_after)
-        spec.pop("args", None)
-        spec.pop("kwargs", None)
+        spec.pop("literal", None)
         calls._run_chunk([(case, spec)], set())
         if not case.outcome.get("ok"):
             where = f"{function} (given the inputs from {spelled(function, chunk[0])} on)"
@@ -171,7 +198,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
             sweep.checked += 1
             expected = reference(*item) if isinstance(item, tuple) else reference(item)
             failure = (judge(item, entry, expected) if judge else
-                       default_judge(function, item, entry, expected, why))
+                       default_judge(function, item, entry, expected, why, detail))
             if failure is not None:
                 sweep.failures.append(failure)
         if sweep.checked < sweep.total:
@@ -181,4 +208,6 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
             if stop_at_zero and share(sweep.total - len(sweep.failures), sweep.total) == 0:
                 sweep.stopped_early = sweep.zero = True
                 break
+    if any_order:
+        hint_any_order(sweep)
     return sweep

@@ -132,7 +132,7 @@ class KitPlugin:
         for node in items:
             ids = [marker.args[0] if marker.args else "" for marker in
                    node.iter_markers("item")]
-            checks[getattr(node, "originalname", node.name)] = ids
+            checks.setdefault(getattr(node, "originalname", node.name), []).extend(ids)
         problems = self.the_rubric.problems_with(checks)
         if problems:
             self.grader_problems = problems

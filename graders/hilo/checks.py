@@ -8,28 +8,23 @@ from __future__ import annotations
 
 import pytest
 
-from graders.three_card_poker import style
+from graders.engine.readability import check_readability as readability_item
+from graders.engine.requirements import require as engine_require
+from graders.engine.requirements import score
 
 from . import console, functions
-from .requirements import score
 
 FIRST_ITEM = "Card"           # where an import error is explained in full
 TRANSCRIPT = "Transcript («…» is what the grader typed; it chose the cards dealt)"
 
 
 def require(result, evidence, *names: str) -> None:
-    """Fail at once when the file cannot be imported or lacks what the item tests."""
-    if evidence.import_error:
-        if names[:1] == (FIRST_ITEM,):
-            result.fail(functions.import_message(evidence.import_error),
-                        actual=evidence.import_error)
-        last = (evidence.import_error.strip().splitlines() or ["an error"])[-1]
-        result.fail(f"Not tested: your file could not be imported ({last}). The error is "
-                    f"shown under card.")
-    missing = [name for name in names if not evidence.available.get(name)]
-    if missing:
-        result.fail(f"Your file has no {' or '.join(missing)}. The grader uses exactly these "
-                    "names (handout sections 1 to 3), so this could not be tested.")
+    """Fail at once when the file cannot be imported or lacks what the item tests; the import
+    error is shown in full once, under card."""
+    engine_require(result, evidence.import_error, evidence.available, names,
+                   explain_here=names[:1] == (FIRST_ITEM,), explained_under="card",
+                   kind="class or function", what="classes and functions",
+                   where="handout sections 1 to 3")
 
 
 def played(result, games, *names: str) -> list[console.GameRun]:
@@ -99,16 +94,7 @@ def check_console(result, evidence, games):
           evidence_title=TRANSCRIPT)
 
 
-@pytest.mark.public
 @pytest.mark.item("readability")
-def check_readability(result, submission):
+def check_readability(result, submission, rubric):
     """Line length, docstrings and names, measured from the file (a TA confirms)."""
-    facts = style.measure(submission.main)
-    result.measure("lines longer than 100 characters", len(facts.long_lines))
-    result.measure("functions and methods", len(facts.functions))
-    result.measure("without a docstring", ", ".join(facts.undocumented) or "none")
-    result.measure("one-letter names", ", ".join(facts.short_names) or "none")
-    result.note("Measured automatically (each third: line length, docstrings, names); "
-                "a TA confirms this mark.")
-    if facts.fraction < 1:
-        result.partial(facts.fraction, "\n".join(style.findings(facts)))
+    readability_item(result, submission, rubric)

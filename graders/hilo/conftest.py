@@ -1,24 +1,18 @@
 """Fixtures of the HiLo grader: the calls of the student's classes and the terminal games,
-each gathered once per submission."""
+each gathered once per submission within its budget."""
 from __future__ import annotations
-
-import shutil
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graders.engine.harness import prepare_workdir
+from graders.engine.harness import run_folder
 
 from . import console, functions
 
-WORKERS = 2                      # terminal games in parallel (each is its own process)
-MIN_BUDGET = 0.5                 # CPU seconds a game needs to be worth starting
-
 
 @pytest.fixture(scope="session")
-def evidence(submission, notes):
+def evidence(submission, notes, budget):
     """Every direct call of the student's classes (see functions.py)."""
-    found = functions.collect(submission)
+    found = functions.collect(submission, budget)
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
         notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
@@ -31,16 +25,11 @@ def evidence(submission, notes):
 
 @pytest.fixture(scope="session")
 def games(submission, evidence, budget):
-    """The terminal games of console.PLANS: plan name -> GameRun (None: not played)."""
-    def run(plan):
-        if budget.left < MIN_BUDGET:
-            return plan.name, None
-        workdir = prepare_workdir(dict(submission.files))
-        try:
-            return plan.name, console.play(workdir / submission.main_name, workdir, plan,
-                                           [evidence.deck_order])
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+    """The terminal games of console.PLANS, side by side: plan name -> GameRun (None: not
+    played, the budget was used up)."""
+    def play(plan):
+        with run_folder(submission, "game") as folder:
+            return console.play(folder / submission.main_name, folder, plan,
+                                [evidence.deck_order], budget.limits(**console.LIMIT_FIELDS))
 
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        return dict(pool.map(run, console.PLANS))
+    return dict(zip((plan.name for plan in console.PLANS), budget.map(play, console.PLANS)))

@@ -19,12 +19,12 @@ from pathlib import Path
 from graders.engine.harness import Limits
 from graders.engine.session import Session
 
-from .cards import PlayingCard, find_cards
-from .loaded_cards import LoadedCards
-from .requirements import Requirement, check
+from graders.engine.loaded import LoadedCards, PlayingCard, find_cards
+from graders.engine.requirements import Requirement, check
 
 START_PURSE = 100
-LIMITS = Limits(cpu_seconds=3)
+LIMIT_FIELDS = {"cpu_seconds": 3}     # a game's CPU verdict (capped by the budget)
+LIMITS = Limits(**LIMIT_FIELDS)
 MAX_OTHER = 4
 MAX_REPEATS = 25
 MAX_PROMPTS = 120
@@ -143,10 +143,12 @@ def _kind_in(text: str) -> str | None:
     return next((kind for kind in ("bet", "again") if kind in found), None)
 
 
-def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]) -> GameRun:
-    """Play the plan in a terminal, answering each prompt by its kind."""
+def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]],
+         limits: Limits | None = None) -> GameRun:
+    """Play the plan in a terminal, answering each prompt by its kind (``limits``: the
+    run's limits within the submission's budget; LIMITS without a budget)."""
     policy = LoadedCards([list(deal.cards) for deal in plan.deals], decks)
-    session = Session.start(target, workdir, policy=policy, limits=LIMITS)
+    session = Session.start(target, workdir, policy=policy, limits=limits or LIMITS)
     # the same short prompt ("? ") may come many times in a row without a random draw (a deck
     # shuffled once): the plan is finite, and 'quit' ends it, so the session's own count of
     # repeats is set well above what a plan types

@@ -1,25 +1,21 @@
 """The student's classes called directly: every call of the grade in one child process.
 
-``collect`` runs the probe (probe.py, lent to the child as ``kit_hilo_probe``) over every card,
+``collect`` runs the probe (probe.py, lent to the child by the engine) over every card,
 the decks and the game scenarios, and keeps the plain data it returns; the ``judge_*``
 functions turn that data into requirements (requirements.py), one list per rubric item.
 """
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from graders.engine.calls import FunctionCalls
-from graders.engine.harness import prepare_workdir
+from graders.engine.calls import Case, FunctionCalls, Kit, call_problem
+from graders.engine.harness import run_folder
+from graders.engine.loaded import RANKS, SUITS, LoadedCards, PlayingCard
+from graders.engine.requirements import Requirement, check
 
-from .cards import RANKS, SUITS, PlayingCard
-from .loaded_cards import LoadedCards
-from .requirements import Requirement, check
+from . import probe
 
-PROBE = "kit_hilo_probe"
-PROBE_SOURCE = Path(__file__).with_name("probe.py")
 TIMEOUT = 1.0
 RULES = dict(RANKS)
 SMALL_RULES = {2: "Two", 9: "Nine"}
@@ -102,16 +98,12 @@ class Evidence:
 
 
 def _error_text(outcome: dict) -> str:
-    if outcome.get("error") == "timeout":
-        return f"the call did not return within {TIMEOUT:g} s (an endless loop?)"
-    if outcome.get("error") == "skipped":
-        return "not played: an earlier scenario did not return (an endless loop?)"
-    return f"{outcome.get('error')}: {outcome.get('message', '')}".rstrip(": ")
+    return call_problem(outcome, "the call", TIMEOUT) or "the call did not finish"
 
 
-def _spec(code: str, group: str) -> dict:
-    return {"code": f"import {PROBE} as probe\nresult = probe.{code}", "timeout": TIMEOUT,
-            "group": group}
+def _case(function, group: str, *args) -> Case:
+    """A call of one of the probe's functions (probe.py) in the student's process."""
+    return Case(Kit(function, *args), group=group, timeout=TIMEOUT)
 
 
 def card_cases() -> list[tuple]:
@@ -141,35 +133,32 @@ def card_stream(deals: int = 80) -> list[list[PlayingCard]]:
     return stream
 
 
-def collect(submission) -> Evidence:
+def collect(submission, budget=None) -> Evidence:
     """Every call of the grade, in one child process (two batches)."""
-    extra = {PROBE + ".py": PROBE_SOURCE.read_text()}
-    workdir = prepare_workdir(dict(submission.files), extra)
     policy = LoadedCards(card_stream())
     evidence = Evidence()
-    try:
-        with FunctionCalls(workdir / submission.main_name, workdir, policy=policy) as calls:
-            first = [_spec("available(m)", "available"), _spec("deck_order(m)", "order")]
-            first += [_spec(f"card_facts(m, {value!r}, {suit!r}, {rules!r})", "card")
-                      for rules, value, suit in card_cases()]
-            first += [_spec(f"random_cards(m, {rules!r}, {count})", "random")
-                      for rules, count in ((RULES, RANDOM_DRAWS), (SMALL_RULES, 10))]
-            first += [_spec(f"deck(m, {rules!r}, *{args!r})", "deck")
-                      for _, rules, args in deck_calls()]
-            outcomes = calls.run(first)
-            if calls.import_error:
-                evidence.import_error = calls.import_error.replace(str(workdir) + "/", "")
-                return evidence
-            _file_first(evidence, outcomes)
-            policy.decks.insert(0, evidence.deck_order)
-            policy.start_deal(0)            # every new game starts with two equal values
-            second = [_spec(f"play(m, {bet}, {steps!r})", "game")
-                      for _, bet, steps in STAGE_SCENARIOS + CHAINS]
-            if evidence.available.get("HiLo_Game"):
-                for (name, _, _), outcome in zip(STAGE_SCENARIOS + CHAINS, calls.run(second)):
-                    evidence.games[name] = evidence.outcome_value(outcome)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    with run_folder(submission, "calls") as folder, \
+            FunctionCalls(folder / submission.main_name, folder, policy=policy,
+                          budget=budget) as calls:
+        first = [_case(probe.available, "available"), _case(probe.deck_order, "order")]
+        first += [_case(probe.card_facts, "card", value, suit, rules)
+                  for rules, value, suit in card_cases()]
+        first += [_case(probe.random_cards, "random", rules, count)
+                  for rules, count in ((RULES, RANDOM_DRAWS), (SMALL_RULES, 10))]
+        first += [_case(probe.deck, "deck", rules, *args) for _, rules, args in deck_calls()]
+        outcomes = [case.outcome for case in calls.run_cases(first)]
+        if calls.import_error:
+            evidence.import_error = calls.import_error.replace(str(folder) + "/", "")
+            return evidence
+        _file_first(evidence, outcomes)
+        policy.decks.insert(0, evidence.deck_order)
+        policy.start_deal(0)            # every new game starts with two equal values
+        # each scenario on its own: one that hangs does not hide what the others show
+        second = [_case(probe.play, f"game: {name}", bet, steps)
+                  for name, bet, steps in STAGE_SCENARIOS + CHAINS]
+        if evidence.available.get("HiLo_Game"):
+            for (name, _, _), case in zip(STAGE_SCENARIOS + CHAINS, calls.run_cases(second)):
+                evidence.games[name] = evidence.outcome_value(case.outcome)
     return evidence
 
 
@@ -555,11 +544,3 @@ def judge_double(evidence: Evidence) -> list[Requirement]:
                                           f"a text saying ${2 * stake} goes into the purse",
                                           repr(text), "pass pays twice the stake.", size))
     return requirements
-
-
-def import_message(error: str) -> str:
-    """Why nothing could be called, with a hint for the usual causes."""
-    text = "Your file could not be imported, so none of its classes could be tested. "
-    if "SyntaxError" in error or "IndentationError" in error:
-        return text + "Python found a syntax error; fix it first."
-    return text + "Importing it raised an error."

@@ -1355,7 +1355,11 @@ def _one_call(module, spec, scripted_inputs, done=()):
         os._exit(0)
 
     limit = _CpuLimit(timeout, CallTimeout, give_up)
+    args, kwargs = spec.get("args", []), spec.get("kwargs", {})
     try:
+        if "literal" in spec:   # the arguments as Python literals (int keys, tuples): read only
+            import ast
+            args, kwargs = ast.literal_eval(spec["literal"])
         sys.stdout = captured
         with limit:
             if "code" in spec:
@@ -1365,22 +1369,19 @@ def _one_call(module, spec, scripted_inputs, done=()):
             elif "defined" in spec:     # which names the module defines (callables)
                 value = {name: callable(_resolve(module, name)) for name in spec["defined"]}
             elif "kit" in spec:         # a kit function given the student's module
-                value = _kit_function(spec["kit"])(module, *spec.get("args", []),
-                                                   **spec.get("kwargs", {}))
+                value = _kit_function(spec["kit"])(module, *args, **kwargs)
             elif "each" in spec:        # one function over many inputs
                 function = _resolve(module, spec["func"])
                 value = _each(function, spec["each"], limit, spec.get("args_after"))
             else:
-                value = _resolve(module, spec["func"])(*spec.get("args", []),
-                                                       **spec.get("kwargs", {}))
+                value = _resolve(module, spec["func"])(*args, **kwargs)
         if limit.stopped:               # it caught the timeout and then returned
             raise CallTimeout()
         outcome.update(ok=True, value=value if "each" in spec else _jsonable(value),
                        type=type(value).__name__)
         if spec.get("args_after") and "each" not in spec:
-            outcome["args_after"] = _jsonable(spec.get("args", []))
-            outcome["same"] = next((i for i, arg in enumerate(spec.get("args", []))
-                                    if arg is value), None)
+            outcome["args_after"] = _jsonable(args)
+            outcome["same"] = next((i for i, arg in enumerate(args) if arg is value), None)
     except BaseException as exc:  # noqa: B902 - every student error is reported
         if limit.stopped:
             outcome.update(ok=False, error="timeout", message="did not return within %gs of "
