@@ -1,19 +1,25 @@
 """The Three-card Poker grader: one check per rubric item.
 
-All calls of the student's functions happen once per submission in the ``evidence`` fixture
-(every hand of every function's domain, play_round scenarios, main with a stand-in); ``main``
-is also played in a terminal by the ``games`` fixture. The checks only judge what was gathered.
+All calls of the student's functions happen once per submission in one student process (the
+``evidence`` fixture): each function swept over every hand of its domain with the student's own
+helpers and, where that is not perfect, again with the kit's correct helpers swapped in (for
+score_hand, dealer_plays and play_round); play_round in every scenario; main with a stand-in
+play_round. ``main`` is also played in a terminal by the ``games`` fixture. The checks only
+judge what was gathered.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
 
-from graders.engine.calls import stand_in_files, swap_note
+from graders.engine.calls import Case, FunctionCalls, LoadReport, stand_in_files, swap_note
+from graders.engine.exhaustive import Sweep
 from graders.engine.harness import run_folder
-from graders.engine.readability import check_readability as check_readability_item
-from graders.engine.requirements import better, fraction_of, score
+from graders.engine.readability import check_readability as readability_item
+from graders.engine.requirements import better, fraction_of, require as engine_require, score
+from graders.engine.rubric import NotJudged
 
-from . import evidence as gathering
 from . import functions, game, rounds
 from .loading import AT_IMPORT_SHARE, main_message
 
@@ -21,15 +27,56 @@ HELPER_NAMES = {"score_hand": "has_pair, has_straight and has_triple",
                 "dealer_plays": "has_pair, has_straight and has_triple",
                 "play_round": "sort_hand, hand_to_string, has_pair, has_straight, has_triple, "
                               "score_hand and dealer_plays"}
-PLAY_ROUND_HANGS = "was not played in a terminal, because play_round() already hung " \
-                   "with loaded cards"
+PLAY_ROUND_HANGS = "was not played in a terminal: play_round() already hung with loaded cards"
 
 
 # ----------------------------------------------------------------------------- fixtures
+@dataclass
+class Evidence:
+    """The outcomes of all calls of one submission."""
+
+    import_error: str | None = None
+    available: dict[str, bool] = field(default_factory=dict)
+    sweeps: dict[str, tuple[Sweep, Sweep | None]] = field(default_factory=dict)  # own, kit
+    rounds: tuple[list[Case], list[Case] | None] = ([], None)                  # own, kit
+    stand_ins: list[Case] = field(default_factory=list)       # main with a stand-in round
+    loading: LoadReport = field(default_factory=LoadReport)   # what the import did
+
+
+def collect(submission, budget=None) -> Evidence:
+    """Run every call of the grade in one student process (restarted after a hang)."""
+    with run_folder(submission, "calls") as folder:
+        with FunctionCalls(folder / submission.main_name, folder, budget=budget) as calls:
+            available = calls.defined(functions.FUNCTIONS + ("play_round", "main"))
+            if available is None and calls.budget_spent:
+                raise NotJudged("The submission's time budget ran out before its functions "
+                                "could be called.")
+            if available is None:
+                error = calls.import_error or "the import failed"
+                return Evidence(import_error=error.replace(str(folder) + "/", ""))
+            source = submission.main.read_text(encoding="utf-8", errors="replace")
+            found = Evidence(available=available,
+                             loading=LoadReport.from_report(calls.load, source))
+            for function in functions.FUNCTIONS:
+                if available.get(function):
+                    own = functions.sweep(calls, function)
+                    kit = functions.sweep(calls, function, kit_helpers=True) \
+                        if own.fraction < 1 and function in functions.HELPERS_USED else None
+                    found.sweeps[function] = (own, kit)
+            if available.get("play_round"):
+                own = calls.run_cases(rounds.cases_for())
+                perfect = all(requirement.ok for requirement in rounds.judge(own))
+                found.rounds = (own, None if perfect else
+                                calls.run_cases(rounds.cases_for(kit_helpers=True)))
+            if available.get("main"):
+                found.stand_ins = calls.run_cases(game.stand_in_cases())
+            return found
+
+
 @pytest.fixture(scope="session")
 def evidence(submission, notes, budget):
-    """Every function call of the grade, run once per submission (see evidence.py)."""
-    found = gathering.collect(submission, budget)
+    """Every function call of the grade, run once per submission."""
+    found = collect(submission, budget)
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
         notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
@@ -41,11 +88,10 @@ def evidence(submission, notes, budget):
 
 @pytest.fixture(scope="session")
 def games(submission, evidence, budget):
-    """main played in a terminal, once per plan, side by side: the file run as a program, so
-    a game at its top level is played too (None when there is no game to play)."""
+    """main played in a terminal (a game at the top level too), once per plan, side by side."""
     if evidence.import_error or not (evidence.available.get("main") or evidence.loading.asked):
         return None
-    if evidence.round_hangs:
+    if any(case.hung for case in evidence.rounds[0]):
         return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
     source = submission.main.read_text(encoding="utf-8", errors="replace")
     stand_ins = stand_in_files(source, evidence.loading.stubbed_modules, submission.files)
@@ -60,34 +106,12 @@ def games(submission, evidence, budget):
 
 
 # ----------------------------------------------------------------------------- shared steps
-FIRST_FUNCTION = "hand_to_string"      # where an import error is explained in full
-
-
 def require(result, evidence, function: str) -> None:
-    """Fail the item at once when the file cannot be imported or lacks the function. The
-    error is shown in full once, under the first function; the other items point there."""
-    if evidence.import_error and function == FIRST_FUNCTION:
-        result.fail(import_message(evidence.import_error), actual=evidence.import_error)
-    if evidence.import_error:
-        last = (evidence.import_error.strip().splitlines() or ["an error"])[-1]
-        result.fail(f"Not tested: your file could not be imported ({last}). The error is "
-                    f"shown under {FIRST_FUNCTION}.")
-    if not evidence.available.get(function):
-        result.fail(f"Your file has no function named {function}. The grader calls it by "
-                    f"exactly this name (handout section 7), so it could not be tested.")
-
-
-def import_message(error: str) -> str:
-    """Why nothing could be tested, with a hint for the usual causes."""
-    text = "Your file could not be imported, so none of its functions could be called. "
-    if "EOFError" in error or "no more answers" in error:
-        return text + ("It asks for input while it is being imported: keep the call to main() "
-                       "under  if __name__ == \"__main__\":  (handout section 11).")
-    if "SyntaxError" in error or "IndentationError" in error:
-        return text + "Python found a syntax error; fix it first (see below)."
-    if "endless loop" in error or "ran for more than" in error:
-        return text + "Importing it did not finish: is there a loop at the top level?"
-    return text + "Importing it raised an error (see below)."
+    """Fail at once without the import or the function; the import error is shown in full
+    once, under hand_to_string."""
+    engine_require(result, evidence.import_error, evidence.available, [function],
+                   explain_here=function == "hand_to_string",
+                   explained_under="hand_to_string", where="handout section 7")
 
 
 def grade_function(result, evidence, function: str) -> None:
@@ -102,46 +126,16 @@ def grade_function(result, evidence, function: str) -> None:
 
 
 # ----------------------------------------------------------------------------- checks
-@pytest.mark.item("hand_to_string")
-def check_hand_to_string(result, evidence):
-    """hand_to_string on all 2197 hands."""
-    grade_function(result, evidence, "hand_to_string")
+def function_check(function: str):
+    """One function's check (not parametrized: pytest then keeps a submission's checks together)."""
+    @pytest.mark.item(function)
+    def check(result, evidence):
+        grade_function(result, evidence, function)
+    return check
 
 
-@pytest.mark.item("sort_hand")
-def check_sort_hand(result, evidence):
-    """sort_hand on all 2197 hands: a new list, high to low, argument unchanged."""
-    grade_function(result, evidence, "sort_hand")
-
-
-@pytest.mark.item("has_pair")
-def check_has_pair(result, evidence):
-    """has_pair on all 2197 hands."""
-    grade_function(result, evidence, "has_pair")
-
-
-@pytest.mark.item("has_straight")
-def check_has_straight(result, evidence):
-    """has_straight on all 2197 hands."""
-    grade_function(result, evidence, "has_straight")
-
-
-@pytest.mark.item("has_triple")
-def check_has_triple(result, evidence):
-    """has_triple on all 2197 hands."""
-    grade_function(result, evidence, "has_triple")
-
-
-@pytest.mark.item("score_hand")
-def check_score_hand(result, evidence):
-    """score_hand on all 455 sorted hands."""
-    grade_function(result, evidence, "score_hand")
-
-
-@pytest.mark.item("dealer_plays")
-def check_dealer_plays(result, evidence):
-    """dealer_plays on all 2197 hands."""
-    grade_function(result, evidence, "dealer_plays")
+for _function in functions.FUNCTIONS:
+    globals()[f"check_{_function}"] = function_check(_function)
 
 
 @pytest.mark.item("play_round")
@@ -212,4 +206,4 @@ def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,
 @pytest.mark.item("readability")
 def check_readability(result, submission, rubric):
     """Line length, docstrings and names, measured from the file (a TA confirms)."""
-    check_readability_item(result, submission, rubric)
+    readability_item(result, submission, rubric)

@@ -16,11 +16,6 @@ def shown(hand: list[int]) -> str:
     return rules.hand_to_string(hand)
 
 
-def a_or_an(word: str) -> str:
-    """'an int', 'a tuple'."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
 def kind_of(hand: list[int]) -> str:
     """'a triple', 'a straight', 'a pair of 9s' or 'no feature'."""
     feature = rules.feature_value(hand)
@@ -127,9 +122,3 @@ def why(function: str, hand: list[int], returned: object = None) -> str:
     if function == "sort_hand":
         return why_sort_hand("order")
     return globals()["why_" + function](hand)
-
-
-ANY_ORDER = ("The cards may come in any order: {function} must give the same answer for every "
-             "order of the same three cards.")
-RIGHT_WHEN_SORTED = "(It is right for {sorted_call}.)"
-REAL_BOOL = "{function} must return a real bool (True or False), not {kind}."

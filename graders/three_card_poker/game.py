@@ -17,7 +17,8 @@ from graders.engine.loaded import ScriptedValues
 from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
-from . import explain, rules
+from . import rules
+from .rounds import Scenario
 
 ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
 AGAIN_PROMPT = re.compile(r"another|again|y/n|continue|keep|more|play", re.I)
@@ -25,32 +26,6 @@ NUMBER = re.compile(r"-?\d+")
 MAIN_TIMEOUT = 2.0
 NOT_RUN = ("timeout", "died", "skipped", "import", "budget", "grader")   # main() did not end
 MAX_OTHER_PROMPTS = 5
-
-
-@dataclass(frozen=True)
-class Round:
-    player: tuple[int, int, int]
-    choice: str
-    dealer: tuple[int, int, int] | None = None
-
-    @property
-    def points(self) -> int:
-        """The points the kit's rules give this round."""
-        return rules.round_points(list(self.player), self.choice,
-                                  list(self.dealer) if self.dealer else None)
-
-    @property
-    def ranks(self) -> list[int]:
-        """The ranks deal() draws in this round, in order."""
-        return list(self.player) + (list(self.dealer) if self.dealer else [])
-
-    def story(self) -> str:
-        """The round in a few words, e.g. 'your hand A 9 4, dealer J 9 4: +10'."""
-        player = explain.shown(rules.sort_hand(list(self.player)))
-        if self.choice == "f":
-            return f"your hand {player}, you fold: {self.points:+d}"
-        dealer = explain.shown(rules.sort_hand(list(self.dealer)))
-        return f"your hand {player}, dealer {dealer}: {self.points:+d}"
 
 
 @dataclass(frozen=True)
@@ -64,7 +39,7 @@ class Plan:
     """A game: the rounds with their cards, and the answers to 'Play another round?'."""
 
     name: str
-    rounds: tuple[Round, ...]
+    rounds: tuple[Scenario, ...]
     answers: tuple[Answer, ...]
 
     @property
@@ -87,18 +62,19 @@ class Plan:
 
     def describe(self) -> str:
         """The game for the feedback: each round's cards and points, then the answers."""
-        rounds = "; ".join(f"round {number}: {one.story()}" for number, one in
+        rounds = "; ".join(f"round {number}: {one.brief()}" for number, one in
                            enumerate(self.rounds, 1))
         typed = ", ".join(repr(answer.text) for answer in self.answers)
         return f"{rounds}. Answers to 'Play another round?': {typed}."
 
 
 PLANS = (
-    Plan("four rounds", (Round((5, 12, 7), "p", (9, 2, 13)), Round((4, 9, 14), "p", (9, 4, 11)),
-                         Round((9, 2, 9), "p", (4, 13, 4)), Round((3, 7, 2), "f")),
+    Plan("four rounds", (Scenario("", (5, 12, 7), "p", (9, 2, 13)),
+                         Scenario("", (4, 9, 14), "p", (9, 4, 11)),
+                         Scenario("", (9, 2, 9), "p", (4, 13, 4)), Scenario("", (3, 7, 2), "f")),
          (Answer("y"), Answer("maybe"), Answer("YES", asked_again=True), Answer(" yes "),
           Answer("n"))),
-    Plan("one round", (Round((14, 13, 14), "p", (13, 14, 14)),), (Answer(" No "),)),
+    Plan("one round", (Scenario("", (14, 13, 14), "p", (13, 14, 14)),), (Answer(" No "),)),
 )
 
 
@@ -272,7 +248,7 @@ def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requi
     if shown == expected:
         return Requirement(True)
     seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
-    return Requirement(False, f"After round {wanted} ({plan.rounds[wanted - 1].story()}) the "
+    return Requirement(False, f"After round {wanted} ({plan.rounds[wanted - 1].brief()}) the "
                               f"running total must be {expected}, but the program showed {seen}.",
                        f"a line containing 'total' ending with {expected}",
                        segment.strip() or "(nothing)", evidence=run.transcript)

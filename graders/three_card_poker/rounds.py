@@ -39,9 +39,18 @@ class Scenario:
         dealer = list(self.dealer) if self.dealer else None
         return rules.round_points(list(self.player), self.choice, dealer)
 
-    def patch(self) -> dict:
-        """The scripted deal() and get_choice() for the call spec."""
-        return {"deal": self.hands, "get_choice": [self.choice]}
+    @property
+    def ranks(self) -> list[int]:
+        """The ranks deal() draws in this round, in order."""
+        return [rank for hand in self.hands for rank in hand]
+
+    def brief(self) -> str:
+        """The round in a few words, e.g. 'your hand A 9 4, dealer J 9 4: +10'."""
+        player = explain.shown(rules.sort_hand(list(self.player)))
+        if self.choice == "f":
+            return f"your hand {player}, you fold: {self.points:+d}"
+        dealer = explain.shown(rules.sort_hand(list(self.dealer)))
+        return f"your hand {player}, dealer {dealer}: {self.points:+d}"
 
     def spelled(self) -> str:
         """The call and its loaded cards, in words a student can reproduce."""
@@ -81,7 +90,8 @@ SCENARIOS = (
 def cases_for(kit_helpers: bool = False) -> list[Case]:
     """One play_round call per scenario (the kit's helpers swapped in, if asked)."""
     swap = swap_all(rules, KIT_HELPERS) if kit_helpers else None
-    return [Case("play_round()", subject=scenario, patch=scenario.patch(), swap=swap,
+    return [Case("play_round()", subject=scenario, swap=swap,
+                 patch={"deal": scenario.hands, "get_choice": [scenario.choice]},
                  spy=("hand_to_string",), timeout=CALL_TIMEOUT) for scenario in SCENARIOS]
 
 
