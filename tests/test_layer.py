@@ -15,7 +15,7 @@ from graders.engine.exhaustive import exhaustive
 from graders.engine.harness import Child, Limits, run_folder
 from graders.engine.loaded import ScriptedValues
 from graders.engine.requirements import Requirement, better, check, score
-from graders.engine.rubric import CheckResult, Fail, Item, Rubric
+from graders.engine.rubric import KIT_ROOT, CheckResult, Fail, Item, Rubric
 from graders.engine.submissions import from_path
 
 from layer_helpers import kit_pairs
@@ -299,3 +299,40 @@ def test_a_check_out_of_time_is_recognised_by_type(tmp_path):
     (rolls,) = [v for v in reports[0].verdicts if v.item.id == "rolls"]
     assert not rolls.judged and "ran out of real time" in rolls.why_not_judged[0]
     assert any("timed out" in problem for problem in reports[0].problems)
+
+
+# ----------------------------------------------------------------------------- the guide
+GUIDE = KIT_ROOT / "graders" / "engine" / "README.md"
+GUIDE_RULES = '''
+def has_pair(hand):
+    return len(set(hand)) == 2
+
+
+def score_hand(hand):
+    feature = max(hand, key=hand.count) if has_pair(hand) else 0
+    return feature * 4096 + hand[0] * 256 + hand[1] * 16 + hand[2]
+'''
+
+
+def test_the_guides_example_grader_works(tmp_path):
+    """The checks.py of graders/engine/README.md, as written, grades a submission."""
+    text = GUIDE.read_text(encoding="utf-8")
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    grader = tmp_path / "guide_poker"
+    grader.mkdir()
+    (grader / "__init__.py").write_text("")
+    (grader / "rules.py").write_text(GUIDE_RULES)
+    (grader / "checks.py").write_text(textwrap.dedent(example))
+    rubric = Rubric("poker", "Poker", "poker.py", ["poker.py"],
+                    [Item("has_pair", 1, "has_pair"), Item("score_hand", 2, "score_hand"),
+                     Item("readability", 2, "Readability", review=True)])
+    program = tmp_path / "poker.py"
+    program.write_text('"""Poker."""\n\n\ndef is_two(hand):\n    """Buggy helper."""\n'
+                       '    return False\n\n\ndef has_pair(hand):\n    """A pair."""\n'
+                       '    return len(set(hand)) == 2 or is_two(hand)\n\n\n'
+                       'def score_hand(hand):\n    """The score."""\n'
+                       '    feature = max(hand, key=hand.count) if has_pair(hand) else 0\n'
+                       '    return feature * 4096 + hand[0] * 256 + hand[1] * 16 + hand[2]\n')
+    (report,) = plugin.run(rubric, [from_path(program, "poker.py", "sam")], grader)
+    scores = {v.item.id: v.score for v in report.verdicts}
+    assert scores == {"has_pair": 1, "score_hand": 2, "readability": 2}
