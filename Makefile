@@ -7,7 +7,7 @@ ASSIGNMENT ?= pocoloco
 SUBMISSIONS ?= demo_submissions/$(ASSIGNMENT)
 REPORTS ?= reports
 
-.PHONY: grade test bench check clean setup browser screenshots
+.PHONY: grade test bench check clean setup browser screenshots student-kit
 
 setup: $(STAMP)
 
@@ -43,5 +43,9 @@ screenshots: browser grade
 check: $(STAMP)
 	$(BIN)/python -m graders check $(ASSIGNMENT) $(FILE)
 
+## The students' kit: make student-kit ASSIGNMENT=pocoloco -> dist/pocoloco-student-kit.zip
+student-kit: $(STAMP)
+	$(BIN)/python -m graders export student-kit $(ASSIGNMENT) --out dist
+
 clean:
-	rm -rf $(VENV) $(REPORTS) build *.egg-info
+	rm -rf $(VENV) $(REPORTS) build dist *.egg-info

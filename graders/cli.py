@@ -365,7 +365,10 @@ def cmd_export(args) -> int:
         print(f"GitHub Classroom: copy {out}/.github/ into the assignment's template "
               f"repository (the grader is installed with: pip install {args.install})")
     else:
-        kit = student_kit.build(rubric.assignment, out)
+        try:
+            kit = student_kit.build(rubric.assignment, out)
+        except student_kit.KitError as exc:
+            raise UsageError(str(exc)) from None
         print(f"Student kit: {kit}")
     return 0
 

@@ -11,6 +11,10 @@ The assignment's grader is copied with its hidden parts cut out of the source:
 - then whatever nothing kept still uses (helpers, constants, imports, fixtures, whole modules)
   is removed too, until nothing changes.
 
+A grader opts in with its ``student_kit.toml`` (even an empty ``[hidden]`` table), once its
+author has checked what the public checks need: a grader whose oracle for a hidden item sits
+in a module the public checks import would otherwise hand that oracle to the students.
+
 The kit's rubric holds the public items only, and names the other items (at the level of the
 handout) so the self-check can say what the full grading adds.
 """
@@ -27,6 +31,7 @@ from ..engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from . import bundle
 
 GRADERS = KIT_ROOT / "graders"
+CONFIG = "student_kit.toml"
 KIT_DATA = "graders/kitdata"      # where the kit's rubric and template sit (rubric.DATA_ROOT)
 
 
@@ -203,6 +208,15 @@ def prune(modules: dict[str, Module], public: set[str],
     return modules
 
 
+class KitError(Exception):
+    """The assignment's grader has not opted in to a student kit."""
+
+
+def supported(assignment: str) -> bool:
+    """Whether the assignment's grader says what its student kit leaves out."""
+    return (GRADERS / assignment / CONFIG).is_file()
+
+
 class _DropNames(ast.NodeTransformer):
     def __init__(self, names: set[str]):
         self.names = names
@@ -263,9 +277,12 @@ def public_grader(assignment: str) -> dict[str, str]:
     rubric = Rubric.load(assignment)
     public = {item.id for item in rubric.items if item.public}
     folder = GRADERS / assignment
-    config = folder / "student_kit.toml"
-    hidden = tomllib.loads(config.read_text(encoding="utf-8")).get("hidden", {}) \
-        if config.is_file() else {}
+    if not supported(assignment):
+        kits = [p.parent.name for p in sorted(GRADERS.glob(f"*/{CONFIG}"))]
+        raise KitError(f"the {assignment} grader has no {CONFIG}, which says what its "
+                       f"student kit leaves out; without it, helpers the public checks "
+                       f"import could carry hidden items' answers (kits: {', '.join(kits)})")
+    hidden = tomllib.loads((folder / CONFIG).read_text(encoding="utf-8")).get("hidden", {})
     modules = {}
     for path in sorted(folder.glob("*.py")):
         source = path.read_text(encoding="utf-8")

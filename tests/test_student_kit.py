@@ -1,0 +1,214 @@
+"""The student kit: nothing hidden inside (no line of a reference solution or of a hidden
+check, no hidden game), and a self-check that runs from the unpacked kit alone."""
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from graders.cli import assignments
+from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.platforms import student_check, student_kit
+
+PYTHON = sys.executable
+SHORTEST = 20          # shorter lines (`return reading`, `else:`) say nothing about a check
+# Reference lines a grader needs for a public check, each with why it may be in the kit.
+# HiLo: probe.KitCard is the handout's Card (attributes, rank, == and the repr the handout
+# spells out), put in a student's game when their own Card cannot keep a value and suit; its
+# three lines match the reference's Card word for word.
+SHARED_WITH_GRADER = {"hilo": {
+    "and self.rank == other.rank and self.suit == other.suit)",
+    'return f"Card({self.rank}, {self.suit}, {self.value})"',
+    "return self.value_rules[self.value]"},
+    # PocoLoco: the handout's points rule (1 = 100, 6 = 60), which reading the public games
+    # needs to find each round's loser
+    "pocoloco": {"FACE_POINTS = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}"}}
+
+
+def marked_items(node: ast.AST) -> list[str]:
+    ids = []
+    for deco in getattr(node, "decorator_list", []):
+        if isinstance(deco, ast.Call) and ast.unparse(deco.func).endswith("mark.item"):
+            ids.append(deco.args[0].value)
+    return ids
+
+
+def lines_of(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if len(line.strip()) >= SHORTEST}
+
+
+def hidden_lines(assignment: str) -> set[str]:
+    """Lines of the grader's checks for hidden items that no public check shares."""
+    public = {i.id for i in Rubric.load(assignment).items if i.public}
+    hidden, shown = set(), set()
+    for path in sorted((KIT_ROOT / "graders" / assignment).glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in ast.parse(source).body:
+            ids = marked_items(node)
+            if ids:
+                segment = ast.get_source_segment(source, node)
+                (shown if set(ids) & public else hidden).update(lines_of(segment))
+    engine = set()          # the engine goes into every kit: its lines are no secret
+    for path in (KIT_ROOT / "graders" / "engine").rglob("*.py"):
+        engine |= lines_of(path.read_text(encoding="utf-8"))
+    return hidden - shown - engine
+
+
+def reference_lines(assignment: str) -> set[str]:
+    """Lines of the reference solution that the template and the handout do not show."""
+    given = set()
+    for path in (KIT_ROOT / "student_template" / assignment).glob("*"):
+        given |= lines_of(path.read_text(encoding="utf-8"))
+    given |= lines_of((KIT_ROOT / "assignments" / assignment / "handout.md").read_text())
+    found = set()
+    for path in (KIT_ROOT / "reference" / assignment).rglob("*.py"):
+        found |= lines_of(path.read_text(encoding="utf-8"))
+    return found - given
+
+
+def build(assignment: str, folder: Path) -> Path:
+    done = subprocess.run([PYTHON, "-m", "graders", "export", "student-kit", assignment,
+                           "--out", str(folder)], capture_output=True, text=True,
+                          cwd=KIT_ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return folder / f"{assignment}-student-kit.zip"
+
+
+KITS = [a for a in assignments() if student_kit.supported(a)]
+
+
+@pytest.mark.parametrize("assignment", KITS)
+def test_no_hidden_line_in_the_kit(assignment, tmp_path):
+    kit = build(assignment, tmp_path)
+    with zipfile.ZipFile(kit) as archive:
+        names = archive.namelist()
+        text = {n: archive.read(n).decode("utf-8", "replace") for n in names}
+    inside = set().union(*(lines_of(t) for t in text.values()))
+    secret = hidden_lines(assignment)
+    leaked = sorted(secret & inside)
+    assert not leaked, f"hidden check lines in the kit: {leaked[:5]}"
+    leaked = sorted(reference_lines(assignment) & inside
+                    - SHARED_WITH_GRADER.get(assignment, set()))
+    assert not leaked, f"reference lines in the kit: {leaked[:5]}"
+    assert not [n for n in names if "/reference/" in n]
+    top = f"{assignment}-student-kit/"
+    rubric = Rubric.load(assignment)
+    assert f"{top}handout.md" in names and f"{top}{rubric.main_file}" in names
+    kit_rubric = tomllib.loads(text[f"{top}graders/kitdata/assignments/{assignment}/"
+                                    "rubric.toml"])
+    assert [i["id"] for i in kit_rubric["item"]] == [i.id for i in rubric.items if i.public]
+    # no other assignment's grader travels along
+    others = [a for a in assignments() if a != assignment]
+    assert not [n for n in names if any(f"/graders/{a}/" in n for a in others)]
+
+
+def test_a_grader_without_its_kit_settings_gets_no_kit(tmp_path):
+    unsupported = [a for a in assignments() if not student_kit.supported(a)]
+    if not unsupported:
+        pytest.skip("every grader has its student_kit.toml")
+    done = subprocess.run([PYTHON, "-m", "graders", "export", "student-kit", unsupported[0],
+                           "--out", str(tmp_path)], capture_output=True, text=True,
+                          cwd=KIT_ROOT, timeout=300)
+    assert done.returncode == 2 and "student_kit.toml" in done.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_pocoloco_kit_names_no_hidden_game(tmp_path):
+    kit = build("pocoloco", tmp_path)
+    hidden = tomllib.loads((KIT_ROOT / "graders/pocoloco/student_kit.toml").read_text())
+    with zipfile.ZipFile(kit) as archive:
+        grader = "\n".join(archive.read(n).decode() for n in archive.namelist()
+                           if "/graders/pocoloco/" in n)
+    for name in hidden["hidden"]["scenarios"]:
+        assert not re.search(rf"\b{name}\b", grader)
+    for game in ("ties", "game-over", "strategy"):          # the hidden games' names
+        assert not re.search(rf'Scenario\(\s*"{game}"', grader)
+
+
+@pytest.fixture(scope="module")
+def unpacked(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("kit")
+    with zipfile.ZipFile(build("pocoloco", folder)) as archive:
+        archive.extractall(folder)
+    return folder / "pocoloco-student-kit"
+
+
+def kit_env(kit: Path) -> dict:
+    return {**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+            "PYTHONPATH": str(kit)}
+
+
+def test_self_check_runs_from_the_unpacked_kit(unpacked, tmp_path):
+    program = tmp_path / "a5.py"
+    program.write_text((KIT_ROOT / "reference/pocoloco/a5.py").read_text())
+    env = kit_env(unpacked)
+    where = subprocess.run([PYTHON, "-c", "import graders; print(graders.__file__)"],
+                           capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert where.stdout.startswith(str(unpacked)), where.stdout + where.stderr
+    report = tmp_path / "report"
+    done = subprocess.run([PYTHON, "-m", "graders", "check", "pocoloco", str(program), "-v",
+                           "--out", str(report)], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=600)
+    assert done.returncode == 0, done.stderr
+    scored = dict(re.findall(r"^  (ok |-- |\?\? )(\S+)", done.stdout, re.M)[i][::-1]
+                  for i in range(len(re.findall(r"^  (?:ok |-- |\?\? )", done.stdout, re.M))))
+    public = [i.id for i in Rubric.load("pocoloco").items if i.public]
+    assert list(scored) == public and set(scored.values()) == {"ok "}
+    for game in ("'ties'", "'game-over'", "'strategy'"):
+        assert game not in done.stdout
+    assert "The full grading also checks" in done.stdout
+    assert "Computer strategy uses the scores already rolled" in done.stdout
+    # -v links to transcripts: each one exists
+    feedback = (report / "feedback.md").read_text(encoding="utf-8")
+    links = re.findall(r"\]\((transcripts/[^)]+)\)", feedback)
+    assert links and all((report / link).is_file() for link in links)
+    assert {Path(link).stem for link in links} <= {"long", "round-ten", "name-clash"}
+
+
+def test_selfcheck_script_needs_no_install(unpacked):
+    done = subprocess.run([PYTHON, "selfcheck.py"], capture_output=True, text=True,
+                          cwd=unpacked, env={k: v for k, v in os.environ.items()
+                                             if k != "PYTHONPATH"}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "PocoLoco (self-check): a5" in done.stdout      # the template, graded as is
+
+
+def test_kit_installs_with_one_command(unpacked, tmp_path):
+    """pip install of the kit folder into a fresh venv (the dependencies lent by this one),
+    then its gradekit command checks a file."""
+    venv = tmp_path / "venv"
+    subprocess.run([PYTHON, "-m", "venv", str(venv)], check=True, timeout=300)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; "
+                           "print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    ours = subprocess.run([PYTHON, "-c", "import pexpect, os; "
+                           "print(os.path.dirname(os.path.dirname(pexpect.__file__)))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, "_lent_dependencies.pth").write_text(ours + "\n")
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
+                              str(unpacked)], capture_output=True, text=True, timeout=600)
+    assert install.returncode == 0, install.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([str(venv / "bin" / "gradekit"), "check", "pocoloco",
+                           str(unpacked / "a5.py")], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "self-check" in done.stdout and "readability" in done.stdout
+
+
+def test_without_a_pty_only_the_line_rule_runs(tmp_path, monkeypatch, capsys):
+    program = tmp_path / "a5.py"
+    program.write_text("print('short')\n" + "x = '" + "y" * 120 + "'\n")
+    monkeypatch.setattr(student_check, "has_pty", lambda: False)
+    assert student_check.main(["check", "pocoloco", str(program)]) == 0
+    out = capsys.readouterr().out
+    assert "line 2 (126 characters)" in out
+    assert "pty" in out and "WSL" in out
