@@ -1,43 +1,41 @@
 """Whole games in a terminal with loaded dice, and how they are judged.
 
 A :class:`Plan` gives each round's first throw, the letters typed at the two keep questions
-(with the face that every die thrown again shows) and the option numbers typed. Because all
-dice thrown again in one throw show the same face, the plan comes out the same whether a
-program throws only the dice that are not kept, or throws five and puts the kept ones back,
-in any order. The grader reads the dice the program shows after every throw.
+(with the face every die thrown again shows) and the option typed. As all dice thrown again
+at once show one face, it comes out the same whether a program throws only the dice not kept
+or throws five and puts the kept ones back. The grader reads the dice shown after every
+throw; when a program throws in another order, the letters follow the values the plan keeps.
 
-Prompts are told apart by their wording (keep, option, Enter, a name) and, where the wording
-says nothing, by the state of the round: two keep questions, then the option. An option
-answer was taken when dice were thrown before the next question (a new round) or the game
-ended; otherwise it was refused.
+Prompts are told apart by their wording (keep, option, Enter, a name), a list of options
+above them, and else the round's state: two keep questions, then the option. An option
+answer was taken when dice were thrown before the next question or the game ended.
 """
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.engine.draws import ScriptedDice
 from graders.engine.readers.dice import find_dice
-from graders.engine.requirements import Requirement, check
+from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
 from . import rules
 
 KEEP_WORDS = re.compile(r"keep|hold|letter|re-?roll|a\s*-\s*e\b|which dice|throw again", re.I)
 OPTION_WORDS = re.compile(r"option|categor|\bbox\b|1\s*-\s*13|number", re.I)
-ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
-NAME = re.compile(r"\bname\b", re.I)
-DIE = re.compile(r"(?<![\d.])[1-6](?![\d.])")
-MENU_LINE = re.compile(r"\bones\b|\bchance\b|three\s+of\s+a\s+kind", re.I)
-NUMBER = re.compile(r"-?\d+")
-SECTIONS = {"upper sum": (re.compile(r"upper", re.I), re.compile(r"bonus", re.I)),
-            "upper bonus": (re.compile(r"bonus", re.I), re.compile(r"yahtzee", re.I)),
-            "lower sum": (re.compile(r"lower", re.I), re.compile(r"bonus", re.I)),
-            "Yahtzee bonus": (re.compile(r"yahtzee.*bonus|bonus.*yahtzee", re.I), None),
-            "final score": (re.compile(r"final|total|grand", re.I),
-                            re.compile(r"upper|lower|bonus", re.I))}
-MAX_PROMPTS, MAX_AFTER, MAX_REFUSED = 160, 3, 2
+ENTER, NAME = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I), re.compile(r"\bname\b",
+                                                                                  re.I)
+DIE, NUMBER = re.compile(r"(?<![\d.])[1-6](?![\d.])"), re.compile(r"-?\d+")
+# a line naming an option is a menu or a score, not dice ("Yahtzee" is also a title)
+MENU_LINE = re.compile("|".join(r"\b" + name.replace(" ", r"\s+") + r"\b"
+                                for name in rules.OPTIONS if name != "Yahtzee"), re.I)
+SECTIONS = {"upper sum": (r"upper", r"bonus"), "upper bonus": (r"bonus", r"yahtzee"),
+            "lower sum": (r"lower", r"bonus"), "Yahtzee bonus": (r"yahtzee.*bonus", r"^$"),
+            "final score": (r"final|total|grand", r"upper|lower|bonus")}
+MAX_PROMPTS, MAX_AFTER, MAX_REPEATS = 160, 3, 4
 TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice it loaded)"
 
 
@@ -45,7 +43,7 @@ TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice
 class Round:
     first: tuple[int, ...]
     keeps: tuple[tuple[str, tuple[int, ...]], ...]   # (letters typed, faces thrown again)
-    option: int                                      # 1..13, typed after any refused ones
+    option: int                                      # 1..13, typed after the refused ones
     refused: tuple[str, ...] = ()                    # typed first; each must be refused
 
 
@@ -56,40 +54,23 @@ class Plan:
 
     def describe(self) -> str:
         """One line for the feedback."""
-        chosen = ", ".join(rules.OPTIONS[r.option - 1] for r in self.rounds)
-        return f"{self.name}: options chosen in this order: {chosen}."
+        return f"{self.name}: options chosen in this order: " + \
+            ", ".join(rules.OPTIONS[r.option - 1] for r in self.rounds) + "."
 
 
-R = Round
-BONUS_GAME = Plan("63 above, two extra Yahtzees, jokers", (
-    R((3, 3, 1, 5, 6), (("ab", (3,)), ("abcde", ())), 12),
-    R((1, 4, 1, 6, 2), (("ac", (6,)), ("ABCD", (1,))), 1),
-    R((2, 2, 2, 5, 4), (("", (2, 3, 2, 5, 2)), ("abcde", ())), 2),
-    R((3, 3, 5, 6, 2), (("ABCD", (4,)), ("a, b, c, d", (3,))), 3),
-    R((4, 4, 4, 1, 2), (("abc", (2,)), ("ccbbaa", (5,))), 4),
-    R((5, 2, 5, 2, 5), (("ACE", (6,)), ("ace", (1,))), 5),
-    R((6, 6, 1, 1, 6), (("abe", (3,)), ("EBA", (2,))), 6),
-    R((4, 1, 4, 2, 4), (("aCe", (4,)), ("abcde", ())), 10),
-    R((6, 6, 6, 6, 6), (("abcde", ()), ("ABCDE", ())), 11),
-    R((2, 2, 3, 1, 3), (("abce", (3,)), ("abcde", ())), 9),
-    R((2, 2, 2, 5, 6), (("abc", (6,)), ("abcd", (1,))), 7),
-    R((5, 5, 1, 5, 5), (("abde", (2,)), ("x-a-b-d-e!", (3,))), 8),
-    R((6, 5, 4, 1, 2), (("abc", (6,)), ("", (6, 6, 5, 5, 4))), 13)))
-ZERO_GAME = Plan("a Yahtzee box with 0, 62 above, used options", (
-    R((1, 2, 3, 5, 6), (("ABCDE", ()), ("abcde", ())), 12, ("seven", "14", "0")),
-    R((2, 2, 4, 2, 2), (("abde", (2,)), ("abcde", ())), 2),
-    R((5, 5, 5, 5, 5), (("abcde", ()), ("abcde", ())), 9),
-    R((6, 6, 6, 6, 3), (("abcd", (1,)), ("ABCD", (2,))), 6, ("12", "2")),
-    R((6, 6, 6, 6, 2), (("abcd", (6,)), ("abcde", ())), 10),
-    R((5, 5, 5, 1, 1), (("abc", (2,)), ("ABC", (3,))), 5),
-    R((4, 4, 1, 2, 3), (("ab", (1,)), ("", (4, 1, 4, 2, 6))), 4),
-    R((3, 1, 2, 5, 6), (("a", (1,)), ("a", (2,))), 3),
-    R((1, 1, 4, 5, 6), (("AB", (5,)), ("abcde", ())), 1),
-    R((2, 3, 4, 5, 5), (("abcd", (6,)), ("abcde", ())), 11),
-    R((4, 4, 4, 4, 6), (("abcde", ()), ("abcde", ())), 7),
-    R((1, 1, 1, 2, 3), (("", (3, 3, 3, 2, 1)), ("ABC", (1,))), 8),
-    R((6, 6, 5, 5, 4), (("abcde", ()), ("abcde", ())), 13)))
-PLANS = {plan.name: plan for plan in (BONUS_GAME, ZERO_GAME)}
+def load_plans(path: Path = Path(__file__).with_name("plans.toml")) -> dict[str, Plan]:
+    """The games of plans.toml (data an instructor may edit), by name."""
+    plans = {}
+    for game in tomllib.loads(path.read_text())["game"]:
+        plans[game["name"]] = Plan(game["name"], tuple(
+            Round(tuple(first), tuple((typed, tuple(faces)) for typed, faces in (one, two)),
+                  option, tuple(refused[0]) if refused else ())
+            for first, one, two, option, *refused in game["rounds"]))
+    return plans
+
+
+PLANS = load_plans()
+BONUS_GAME, ZERO_GAME = PLANS.values()
 
 
 def kept(typed: str) -> set[int]:
@@ -99,47 +80,50 @@ def kept(typed: str) -> set[int]:
 
 def after_keep(dice: list[int], typed: str, faces: tuple[int, ...]) -> list[int]:
     """The dice after a keep answer: kept ones stay, the others show the loaded faces."""
-    if len(faces) == 5:
-        return list(faces)
-    return [die if place in kept(typed) else faces[0] for place, die in enumerate(dice)]
+    return list(faces) if len(faces) == 5 else \
+        [die if at in kept(typed) else faces[0] for at, die in enumerate(dice)]
 
 
-def read_dice(text: str, expected: list[int] | None) -> list[int] | None:
-    """The five dice a program showed: ``expected`` when they are in the text (on one line,
-    one per line, or drawn as big dice), else the best reading, else None."""
-    lines = text.splitlines()
-    menu = next((at for at, line in enumerate(lines) if MENU_LINE.search(line)), len(lines))
-    lines = lines[:menu]
+def read_dice(text: str, expected: list[int] | None, any_order: bool = False):
+    """The five dice a program showed: five die digits on one line (or one per line, or big
+    dice drawn as text) equal to ``expected`` (in any order, with ``any_order``), else the
+    best reading, else None. Lines naming options (a menu, the points) are not read."""
+    lines = [line for line in text.splitlines() if not MENU_LINE.search(line)]
     rows = [[int(face) for face in DIE.findall(line)] for line in lines]
     found = [row for row in rows if len(row) >= 5]
-    if expected and any(_within(row, expected) for row in found):
-        return list(expected)
-    every = [face for row in rows for face in row]
-    if expected and not found and _within(every, expected):
-        return list(expected)
+    windows = [faces[at:at + 5] for faces in found or [sum(rows, [])]
+               for at in range(len(faces) - 4)] if expected else []
+    matches = [w for w in windows if w == expected] + \
+        [w for w in reversed(windows) if any_order and sorted(w) == sorted(expected)]
+    if matches:
+        return matches[0]
     if expected and find_dice("\n".join(lines), expected):
         return list(expected)
-    if found:
-        return found[-1][-5:]
-    return every[-5:] if len(every) >= 5 else None
+    every = sum(rows, [])
+    return found[-1][-5:] if found else every[-5:] if len(every) >= 5 else None
 
 
-def _within(faces: list[int], wanted: list[int]) -> bool:
-    return any(faces[at:at + 5] == wanted for at in range(len(faces) - 4))
+def translate(typed: str, planned: list[int], shown: list[int]) -> str:
+    """The answer with each letter moved to a die showing the value the plan meant to keep
+    (for a program that throws in another order); case and other characters stay."""
+    if sorted(planned) != sorted(shown):
+        return typed
+    places, free = {}, list(range(5))
+    for at in sorted(range(5), key=lambda at: planned[at] != shown[at]):
+        places[at] = min(free, key=lambda place: (shown[place] != planned[at], place != at))
+        free.remove(places[at])
+    letter = {ch: "abcde"[places["abcde".index(ch)]] for ch in "abcde"}
+    return "".join(letter[ch.lower()].upper() if ch.isupper() else letter[ch]
+                   if ch.lower() in letter else ch for ch in typed)
 
 
-def wording(prompt) -> str:
-    """What a prompt asks: its text, or the last printed line that has words."""
-    lines = [line for line in prompt.context.splitlines() if re.search(r"[A-Za-z]", line)]
-    text = prompt.text if re.search(r"[A-Za-z]", prompt.text) else ""
-    return text or (lines[-1] if lines else "")
-
-
-def kind_of(asked: str, expected: str) -> str:
-    """keep, option, enter or name, from the wording; ``expected`` where it says nothing."""
+def kind_of(asked: str, expected: str, menu: bool = False) -> str:
+    """keep, option, enter or name from the wording; a question after a list of options is
+    the option question; ``expected`` where nothing tells."""
     keep, option = KEEP_WORDS.search(asked), OPTION_WORDS.search(asked)
     if not keep and not option:
-        return "name" if NAME.search(asked) else "enter" if ENTER.search(asked) else expected
+        return "name" if NAME.search(asked) else "enter" if ENTER.search(asked) else \
+            "option" if menu else expected
     return expected if keep and option else "keep" if keep else "option"
 
 
@@ -148,59 +132,57 @@ class GameRun:
     plan: Plan
     keeps: list[tuple] = field(default_factory=list)     # (round, typed, expected, shown,
     #                                                       refused: asked again, no throw)
-    throws: list[tuple] = field(default_factory=list)    # (round, keep questions, last kept all)
-    refusals: list[tuple] = field(default_factory=list)  # (round, typed, refused?, must refuse?)
-    rounds: list[tuple] = field(default_factory=list)    # (option or None, dice or None, before)
-    answers: list[int] = field(default_factory=list)     # round of each answer typed
-    tail: str = ""
+    throws: list[tuple] = field(default_factory=list)    # (round, keep questions, kept all)
+    refusals: list[tuple] = field(default_factory=list)  # (round, typed, refused, must be)
+    rounds: list[tuple] = field(default_factory=list)    # (option, dice, options before)
+    answers: list[int] = field(default_factory=list)     # the round of each answer typed
+    tail: str = ""                                       # from the last option taken on
     ended: bool = False
     beyond: bool = False                                 # dice thrown after round 13
     problem: str | None = None
     grader_problem: bool = False
     transcript: object = None
 
-    def excerpt(self, round_number: int | None = None) -> str:
-        """The transcript of one round (by its number), or of the end of the game."""
-        marks = [mark for mark in self.transcript.marks if mark.kind == "answer"]
-        if round_number is None:
-            start = marks[-1].pos if marks else 0
-            return self.transcript.render(start=start, max_lines=60)
-        mine = [at for at, number in enumerate(self.answers) if number == round_number]
-        if not mine or mine[-1] >= len(marks):
-            return ""
-        start = marks[mine[0] - 1].pos + 1 if mine[0] else 0
-        return self.transcript.render(start=start, end=marks[mine[-1]].pos, max_lines=60)
+    def excerpt(self, number: int | None = None) -> str:
+        """The transcript of one round, or of the end of the game."""
+        marks = [mark.pos for mark in self.transcript.marks if mark.kind == "answer"]
+        mine = [at for at, played in enumerate(self.answers) if played == number]
+        if number is None or not mine or mine[-1] >= len(marks):
+            return self.transcript.render(start=marks[-1] if marks else 0, max_lines=60)
+        start = marks[mine[0] - 1] + 1 if mine[0] else 0
+        return self.transcript.render(start=start, end=marks[mine[-1]], max_lines=60)
 
 
 class Player:
     """Plays one plan: answers each prompt and records what the game did."""
 
     def __init__(self, plan: Plan, session: Session, dice: ScriptedDice):
-        self.plan, self.session, self.dice = plan, session, dice
-        self.run = GameRun(plan)
+        self.plan, self.session, self.dice, self.run = plan, session, dice, GameRun(plan)
         self.round, self.keeps, self.all_kept, self.tried, self.after = 0, 0, False, 0, 0
-        self.model: list[int] | None = list(plan.rounds[0].first)
-        self.expected: list[int] | None = None        # after the last keep answer
+        self.model = self.planned = list(plan.rounds[0].first)   # as shown; in plan order
+        self.expected: list[int] | None = None        # the dice after the last keep answer
         self.pending: tuple | None = None             # (typed, must refuse) of an option
-        self.drawn, self.text, self.retries, self.last_typed = 0, "", 0, ""
+        self.drawn, self.text, self.last_typed = 0, "", ""
 
-    def type(self, typed: str) -> None:
+    def type(self, typed: str, counted: bool = True) -> None:
+        """Answer; a counted answer starts a new stretch of output and draws."""
         self.run.answers.append(self.round)
-        self.drawn, self.text = len(self.dice.draws), ""
+        if counted:
+            self.drawn, self.text = len(self.dice.draws), ""
         self.session.type(typed)
 
     def play(self) -> GameRun:
         while (prompt := self.session.wait()) is not None:
             self.text += self.session.output_since_answer()
-            if not self.step(prompt):
+            lines = [line for line in prompt.context.splitlines() if re.search("[A-Za-z]", line)]
+            asked = prompt.text if re.search("[A-Za-z]", prompt.text) else (lines or [""])[-1]
+            if not self.step(asked, len(self.dice.draws) > self.drawn):
                 break
         self.finish()
         return self.run
 
-    def step(self, prompt) -> bool:
+    def step(self, asked: str, drew: bool) -> bool:
         """Answer one prompt; False to stop the game."""
-        drew = len(self.dice.draws) > self.drawn
-        asked = wording(prompt)
         if self.round >= len(self.plan.rounds) and self.pending is None:
             if drew or kind_of(asked, "other") == "keep":
                 self.run.beyond = True
@@ -213,109 +195,95 @@ class Player:
             self.run.answers.append(self.round)
             self.session.answer("enter" if kind_of(asked, "other") == "enter" else "no")
             return True
-        kind = kind_of(asked, "option" if self.keeps >= 2 else "keep")
+        kind = kind_of(asked, "option" if self.keeps >= 2 else "keep",
+                       bool(MENU_LINE.search(self.text)))
         if self.pending is not None and kind not in ("enter", "name"):
-            kind = kind_of(asked, "keep") if self.settle(drew or kind == "keep") else "option"
+            taken = self.settle(drew or kind_of(asked, "other") == "keep")
             if self.round >= len(self.plan.rounds):
-                return self.step(prompt)
+                return self.step(asked, drew)
+            kind = kind_of(asked, "keep") if taken else "option"
         if kind in ("enter", "name"):
-            self.session.type("Sam" if kind == "name" else "")
-            self.run.answers.append(self.round)
+            self.type("Sam" if kind == "name" else "", counted=False)
             return True
         return self.keep(drew) if kind == "keep" else self.option()
 
     def judge_keep(self, drew: bool) -> bool:
-        """After a keep answer: the dice shown now; False when the question was asked again
-        without a throw (the answer was refused)."""
-        shown = read_dice(self.text, self.expected)
+        """The dice shown after a keep answer; False when the question came again without a
+        throw (the answer was refused)."""
+        shown = read_dice(self.text, self.expected, not kept(self.last_typed))
         if shown is None and not drew:
+            self.run.keeps.append((self.round, self.last_typed, self.expected, None, True))
             return False
         self.run.keeps.append((self.round, self.last_typed, self.expected, shown, False))
-        self.model = shown or self.expected
+        self.model, self.expected = shown or self.expected, None
         return True
 
     def keep(self, drew: bool) -> bool:
-        plan = self.plan.rounds[self.round]
         if self.keeps == 0:
-            self.model = read_dice(self.text, self.model) or self.model
-        elif not self.judge_keep(drew):
-            self.run.keeps.append((self.round, self.last_typed, self.expected, None, True))
-            self.retries += 1
-            if self.retries > MAX_REFUSED:
-                self.session.stop("the program kept asking which dice to keep")
-                return False
+            self.model = read_dice(self.text, self.planned, True) or self.planned
+        elif not self.judge_keep(drew):           # refused: the letters alone (repeats stop)
             self.type("".join(sorted("abcde"[at] for at in kept(self.last_typed))))
             return True
+        plan = self.plan.rounds[self.round]
         typed, faces = plan.keeps[self.keeps] if self.keeps < 2 else ("abcde", ())
         self.dice.load(list(faces) * (5 if len(faces) == 1 else 1))
+        typed, self.planned = translate(typed, self.planned, self.model or []), \
+            after_keep(self.planned, typed, faces)
         self.expected = after_keep(self.model, typed, faces) if self.model else None
         self.last_typed, self.keeps, self.all_kept = typed, self.keeps + 1, len(kept(typed)) == 5
         self.type(typed)
         return True
 
     def option(self) -> bool:
-        plan = self.plan.rounds[self.round]
-        if self.retries > MAX_REFUSED:
-            self.session.stop("the program refused every option the grader chose")
-            return False
-        if self.keeps and self.expected is not None and self.pending is None:
-            if self.judge_keep(True):
-                self.expected = None
-        if self.pending is None and not any(t[0] == self.round for t in self.run.throws):
+        if self.expected is not None and self.pending is None:
+            self.judge_keep(True)
+        if not any(entry[0] == self.round for entry in self.run.throws):
             self.run.throws.append((self.round, self.keeps, self.all_kept))
+        plan, following = self.plan.rounds[self.round], self.plan.rounds[self.round + 1:]
         refused = self.tried < len(plan.refused)
         typed = plan.refused[self.tried] if refused else str(plan.option)
         self.tried += refused
-        following = self.plan.rounds[self.round + 1].first \
-            if self.round + 1 < len(self.plan.rounds) else ()
-        self.dice.load(list(following))
+        self.dice.load(list(following[0].first) if following else [])
         self.pending = (typed, refused)
         self.type(typed)
         return True
 
     def settle(self, taken: bool) -> bool:
         """The verdict on the last option answer; returns whether it was taken."""
-        typed, must_refuse = self.pending
-        self.pending = None
+        (typed, must_refuse), self.pending = self.pending, None
         if must_refuse or not taken:
             self.run.refusals.append((self.round, typed, not taken, must_refuse))
         if not taken:
-            self.retries += not must_refuse
             return False
-        option = rules.OPTIONS[int(typed) - 1] if typed.isdigit() and 1 <= int(typed) <= 13 \
-            else None
-        before = [entry[0] for entry in self.run.rounds if entry[0]]
-        self.run.rounds.append((option, self.model, before))
+        option = rules.OPTIONS[int(typed) - 1] if typed in map(str, range(1, 14)) else None
+        self.run.rounds.append((option, self.model,
+                                [entry[0] for entry in self.run.rounds if entry[0]]))
         self.round, self.keeps, self.tried, self.expected = self.round + 1, 0, 0, None
         self.all_kept = False
         if self.round < len(self.plan.rounds):
-            self.model = list(self.plan.rounds[self.round].first)
+            self.model = self.planned = list(self.plan.rounds[self.round].first)
         return True
 
     def finish(self) -> None:
-        transcript = self.session.transcript
-        run = self.run
+        run, transcript = self.run, self.session.transcript
         run.ended = not transcript.crashed and not self.session.gave_up and \
             transcript.outcome.get("status") in ("finished", "exit") and \
             transcript.outcome.get("code", 0) in (0, None)
         if self.pending is not None:
             self.settle(run.ended)
         answers = [mark.pos for mark in transcript.marks if mark.kind == "answer"]
-        taken = len(run.rounds)
-        last = max((at for at, number in enumerate(run.answers) if number == taken - 1),
-                   default=None)
-        run.tail = transcript.text[answers[last]:] if last is not None and \
-            last < len(answers) else ""
+        last = max((at for at, number in enumerate(run.answers)
+                    if number == len(run.rounds) - 1), default=len(answers))
+        run.tail = transcript.text[answers[last]:] if last < len(answers) else ""
         run.grader_problem = bool(transcript.outcome.get("grader_problem"))
-        run.problem = None if run.ended else transcript.ended_how
-        run.transcript = transcript
+        run.problem, run.transcript = None if run.ended else transcript.ended_how, transcript
 
 
 def play(target: Path, workdir: Path, plan: Plan, limits) -> GameRun:
     """Play one plan in a terminal."""
     dice = ScriptedDice(plan.rounds[0].first)
     session = Session.start(target, workdir, policy=dice, limits=limits)
-    session.max_prompts, session.max_repeats = MAX_PROMPTS, 8
+    session.max_prompts, session.max_repeats = MAX_PROMPTS, MAX_REPEATS
     try:
         return Player(plan, session, dice).play()
     finally:
@@ -324,8 +292,8 @@ def play(target: Path, workdir: Path, plan: Plan, limits) -> GameRun:
 
 # ----------------------------------------------------------------------------- judging
 def read_table(tail: str) -> tuple[dict, dict]:
-    """The final table: option -> the first number after its name on its (last) line, and
-    each section's number (after its last ':' or '=', else the line's last number)."""
+    """The final table: option -> the first number after its name on its (last) line; each
+    section's number after its line's last ':' or '=', else its line's last number."""
     rows, sections, lines = {}, {}, tail.splitlines()
     for option in rules.OPTIONS:
         name = re.compile(r"\b" + option.replace(" ", r"\s+") + r"\b", re.I)
@@ -336,19 +304,17 @@ def read_table(tail: str) -> tuple[dict, dict]:
                 rows[option] = int(number.group())
     for label, (wanted, avoided) in SECTIONS.items():
         for line in lines:
-            if wanted.search(line) and not (avoided and avoided.search(line)):
-                numbers = NUMBER.findall(re.split(r"[:=]", line)[-1])
-                numbers = numbers[:1] or NUMBER.findall(line)[-1:]
+            if re.search(wanted, line, re.I) and not re.search(avoided, line, re.I):
+                after = re.split(r"[:=]", line)[1:]
+                numbers = (NUMBER.findall(after[-1]) if after else [])[:1] or \
+                    NUMBER.findall(line)[-1:]
                 sections.update({label: int(numbers[0])} if numbers else {})
     return rows, sections
 
 
-def shown_dice(dice) -> str:
-    return " ".join(map(str, dice)) if dice else "no dice the grader could read"
-
-
-def judge(runs: list[GameRun]) -> dict[str, list[Requirement]]:
-    """Every requirement the games showed, by rubric item."""
+def judge(runs: list[GameRun], fixed: dict) -> dict[str, list[Requirement]]:
+    """Every requirement the games showed, by rubric item (``fixed``: the points the student
+    gives a real Full House and straights, which a joker may give too)."""
     judged: dict[str, list[Requirement]] = {}
 
     def add(item, ok, case, expected, actual, why, size, evidence):
@@ -358,73 +324,81 @@ def judge(runs: list[GameRun]) -> dict[str, list[Requirement]]:
         game = f"Game '{run.plan.name}', round"
         for number, typed, expected, shown, refused in run.keeps:
             if expected is not None and (shown is not None or refused):
-                add("keep-dice", shown == expected and not refused, f"{game} {number + 1}: "
-                    f"«{typed}» typed at the keep question", shown_dice(expected),
-                    "the question asked again" if refused else shown_dice(shown),
-                    "The letters a to e (any case, repeats and other characters ignored) "
-                    "keep their dice; every other die is thrown again.", number,
-                    run.excerpt(number))
+                right = shown == expected or (not kept(typed) and sorted(shown or []) ==
+                                              sorted(expected))
+                add("keep-dice", right and not refused, f"{game} {number + 1}: «{typed}» "
+                    "typed at the keep question", dice_text(expected), "the question "
+                    "asked again" if refused else dice_text(shown), "The letters a to e "
+                    "(any case, repeats and other characters ignored) keep their dice; every "
+                    "other die is thrown again.", number, run.excerpt(number))
         for number, asked, all_kept in run.throws:
             add("three-throws", asked == 2 or (asked == 1 and all_kept), f"{game} {number + 1}",
                 "a keep question after throws 1 and 2, then the options",
                 f"{asked} keep question(s)", "A round has three throws.", number,
                 run.excerpt(number))
         for number, typed, refused, must in run.refusals:
-            add("options-used-up", refused == must, f"{game} {number + 1}: «{typed}» typed "
-                "at the option question", "refused, and asked again" if must else "taken",
+            add("options-used-up", refused == must, f"{game} {number + 1}: «{typed}» typed at "
+                "the option question", "refused, and asked again" if must else "taken",
                 "refused" if refused else "taken", "A used option, a number outside 1 to 13 "
                 "or a word is refused and asked again; an open option is taken.", number,
                 run.excerpt(number))
-        if run.grader_problem:
-            continue
-        add("thirteen-rounds", len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
-            "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
-            ("a 14th began" if run.beyond else run.problem or "then the game ended"),
-            "A game has 13 rounds.", 0, run.excerpt())
-        if run.ended:
-            judge_table(run, add)
+        if not run.grader_problem:
+            add("thirteen-rounds", len(run.rounds) == 13 and run.ended,
+                f"Game '{run.plan.name}'", "13 rounds, then the end of the game",
+                f"{len(run.rounds)} rounds; " + ("a 14th began" if run.beyond else
+                                                 run.problem or "then the game ended"),
+                "A game has 13 rounds.", 0, run.excerpt())
+        if run.ended and not run.grader_problem:
+            judge_table(run, add, fixed)
     return judged
 
 
-def judge_table(run: GameRun, add) -> None:
-    """The table's rows by their options' items; sums and total; the bonuses."""
+def dice_text(dice) -> str:
+    return " ".join(map(str, dice)) if dice else "no dice the grader could read"
+
+
+def judge_table(run: GameRun, add, fixed: dict) -> None:
+    """Each row under its option's item; the sums and total from the rows shown; the bonuses
+    from the sums shown."""
     rows, sections = read_table(run.tail)
-    table, case, last = run.excerpt(), f"Game '{run.plan.name}', the final table", {}
-    for option, dice, before in run.rounds:
-        if option:
-            last[option] = (dice, before)
+    table, case = run.excerpt(), f"Game '{run.plan.name}', the final table"
+    last = {option: (dice, before) for option, dice, before in run.rounds if option}
     for option, (dice, before) in last.items():
         add("score-table", option in rows, f"{case}: the row of {option}", "its points",
             "no row", "The table shows every option with its points.", 1, table)
         if option in rows and dice:
-            add(rules.item_of(option, dice), rows[option] == rules.score(dice, option, before),
-                f"{case}: {option} scored with {shown_dice(dice)}",
-                str(rules.score(dice, option, before)), str(rows[option]),
-                "The table shows the points the handout's rules give these dice.", 2, table)
+            item, points = rules.item_of(option, dice), rules.score(dice, option, before)
+            add(item, rows[option] == points or (item == "joker" and points and rows[option]
+                                                 == fixed.get(option)),
+                f"{case}: {option} scored with {dice_text(dice)}", str(points),
+                str(rows[option]), "The table shows the points the rules give these dice.",
+                2, table)
     for label in SECTIONS:
         add("score-table", label in sections, f"{case}: the {label}", "a line with its number",
-            "none found", "The table ends with the section sums, bonuses and final score.", 3,
+            "none found", "The table ends with the sums, the bonuses and the final score.", 3,
             table)
-    upper = [rows.get(option) for option in rules.UPPER]
-    lower = [rows.get(option) for option in rules.OPTIONS[6:]]
-    for label, parts in (("upper sum", upper), ("lower sum", lower), ("final score", [
-            sections.get(name) for name in ("upper sum", "upper bonus", "lower sum",
-                                            "Yahtzee bonus")])):
-        if label in sections and None not in parts:
-            add("score-table", sections[label] == sum(parts), f"{case}: the {label}",
-                str(sum(parts)), str(sections[label]), "Each sum adds up the numbers shown "
+    upper, lower = [rows.get(o) for o in rules.UPPER], [rows.get(o) for o in rules.OPTIONS[6:]]
+    parts = [sections.get(label) for label in ("upper sum", "upper bonus", "lower sum",
+                                               "Yahtzee bonus")]
+    for label, summed in (("upper sum", upper), ("lower sum", lower), ("final score", parts)):
+        if label in sections and None not in summed:
+            add("score-table", sections[label] == sum(summed), f"{case}: the {label}",
+                str(sum(summed)), str(sections[label]), "Each sum adds up the numbers shown "
                 "above it.", 4, table)
-    upper_sum = sections.get("upper sum", sum(upper) if None not in upper else None)
+    upper_sum = sections.get("upper sum", None if None in upper else sum(upper))
     if "upper bonus" in sections and upper_sum is not None:
-        add("upper-bonus", sections["upper bonus"] == (35 if upper_sum >= 63 else 0),
-            f"{case}: the upper bonus with {upper_sum} in the upper section",
-            str(35 if upper_sum >= 63 else 0), str(sections["upper bonus"]),
+        wanted = 35 if upper_sum >= 63 else 0
+        add("upper-bonus", sections["upper bonus"] == wanted, f"{case}: the upper bonus with "
+            f"{upper_sum} in the upper section", str(wanted), str(sections["upper bonus"]),
             "63 or more in Ones to Sixes earns 35.", 5, table)
-    bonus, allowed = 0, False
-    for option, dice, _ in run.rounds:
-        bonus += 100 if allowed and dice and rules.is_yahtzee(dice) else 0
-        allowed = allowed or (option == "Yahtzee" and rows.get("Yahtzee") == 50)
+    bonuses = []            # the box filled with a Yahtzee, or showing 50: either reading
+    for filled in (rules.is_yahtzee, lambda dice: rows.get("Yahtzee") == 50):
+        bonus, allowed = 0, False
+        for option, dice, _ in run.rounds:
+            bonus += 100 if allowed and dice and rules.is_yahtzee(dice) else 0
+            allowed = allowed or (option == "Yahtzee" and bool(dice) and filled(dice))
+        bonuses.append(bonus)
     if "Yahtzee bonus" in sections:
-        add("yahtzee-bonus", sections["Yahtzee bonus"] == bonus, f"{case}: the Yahtzee bonus",
-            str(bonus), str(sections["Yahtzee bonus"]), "Each Yahtzee thrown after the "
-            "Yahtzee box got 50 earns 100.", 6, table)
+        add("yahtzee-bonus", sections["Yahtzee bonus"] in bonuses, f"{case}: the Yahtzee "
+            "bonus", str(bonuses[0]), str(sections["Yahtzee bonus"]), "Each Yahtzee thrown "
+            "after the Yahtzee box got 50 earns 100.", 6, table)

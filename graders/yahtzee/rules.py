@@ -1,5 +1,5 @@
-"""The handout's scoring rules, as the grader computes them (standard library only: the
-scoring helpers are also swapped into a student's module, see functions.py)."""
+"""The handout's scoring rules as the grader computes them (standard library only: the is_
+functions are also swapped into a student's module, see functions.py)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -18,24 +18,19 @@ def all_rolls() -> list[list[int]]:
     return [list(roll) for roll in product(range(1, 7), repeat=5)]
 
 
-def most_alike(dice) -> int:
-    """How many dice show the most common number."""
-    return max(list(dice).count(number) for number in dice)
-
-
 def is_three_of_a_kind(dice) -> bool:
     """At least three dice alike."""
-    return most_alike(dice) >= 3
+    return max(map(list(dice).count, dice)) >= 3
 
 
 def is_four_of_a_kind(dice) -> bool:
     """At least four dice alike."""
-    return most_alike(dice) >= 4
+    return max(map(list(dice).count, dice)) >= 4
 
 
 def is_full_house(dice) -> bool:
     """Three of one number and two of another."""
-    return sorted(list(dice).count(number) for number in set(dice)) == [2, 3]
+    return sorted(map(list(dice).count, set(dice))) == [2, 3]
 
 
 def is_small_straight(dice) -> bool:
@@ -53,36 +48,31 @@ def is_yahtzee(dice) -> bool:
     return len(set(dice)) == 1
 
 
-TESTS = {"Three Of A Kind": is_three_of_a_kind, "Four Of A Kind": is_four_of_a_kind,
-         "Full House": is_full_house, "Small Straight": is_small_straight,
-         "Large Straight": is_large_straight, "Yahtzee": is_yahtzee}
-
-
-def joker(dice, history) -> bool:
+def joker(dice, used) -> bool:
     """A Yahtzee whose upper box and the Yahtzee box are both used (with 50 or 0)."""
-    return is_yahtzee(dice) and "Yahtzee" in history and UPPER[dice[0] - 1] in history
+    return is_yahtzee(dice) and "Yahtzee" in used and UPPER[dice[0] - 1] in used
 
 
-def score(dice, option: str, history=None) -> int:
-    """The points of the dice in an option, joker included."""
-    if not history:
-        return _score_without_history(tuple(sorted(dice)), option)
-    dice = list(dice)
+def score(dice, option: str, used=()) -> int:
+    """The points of the dice in an option; ``used``: the options played before (the joker)."""
+    if not used:
+        return _score_sorted(tuple(sorted(dice)), option)     # asked for every throw: cached
     if option in UPPER:
-        number = UPPER.index(option) + 1
-        return number * dice.count(number)
+        return (UPPER.index(option) + 1) * list(dice).count(UPPER.index(option) + 1)
     if option == "Chance":
         return sum(dice)
-    if not TESTS[option](dice) and not (option in JOKER_OPTIONS and joker(dice, history or {})):
-        return 0
-    return FIXED.get(option, sum(dice))
+    tests = {"Three Of A Kind": is_three_of_a_kind, "Four Of A Kind": is_four_of_a_kind,
+             "Full House": is_full_house, "Small Straight": is_small_straight,
+             "Large Straight": is_large_straight, "Yahtzee": is_yahtzee}
+    if tests[option](dice) or (option in JOKER_OPTIONS and joker(dice, used)):
+        return FIXED.get(option, sum(dice))
+    return 0
 
 
 @lru_cache(maxsize=None)
-def _score_without_history(dice: tuple, option: str) -> int:
-    """The points of sorted dice in an option with nothing played yet (cached: the grader
-    asks this for every throw)."""
-    return score(dice, option, {"-": None})
+def _score_sorted(dice: tuple, option: str) -> int:
+    """score() of sorted dice with nothing played yet."""
+    return score(dice, option, ("nothing that makes a joker",))
 
 
 def final_scores(history) -> tuple[int, int, int, int]:
@@ -91,21 +81,16 @@ def final_scores(history) -> tuple[int, int, int, int]:
     lower = sum(points for option, (points, _) in history.items() if option not in UPPER)
     bonus, allowed = 0, False
     for option, (points, dice) in history.items():
-        if is_yahtzee(dice):
-            bonus += 100 if allowed else 0
-            allowed = allowed or (option == "Yahtzee" and points == 50)
+        bonus += 100 if allowed and is_yahtzee(dice) else 0
+        allowed = allowed or (option == "Yahtzee" and points == 50)
     return upper, 35 if upper >= 63 else 0, lower, bonus
 
 
 def item_of(option: str, dice=()) -> str:
-    """The rubric item that a score in this option belongs to (a Yahtzee scored as a Full
-    House or a straight is the joker's, whether the joker applies or not)."""
+    """The rubric item of a score in this option (a Yahtzee scored as a Full House or a
+    straight is the joker's, whether the joker applies or not)."""
     if option in JOKER_OPTIONS and dice and is_yahtzee(dice):
         return "joker"
-    if option in UPPER or option == "Chance":
-        return "upper-section"
-    if option == "Full House":
-        return "full-house"
-    if option in ("Small Straight", "Large Straight"):
-        return "straights"
-    return "of-a-kind"
+    return {"Full House": "full-house", "Small Straight": "straights",
+            "Large Straight": "straights"}.get(option, "upper-section" if option in UPPER or
+                                               option == "Chance" else "of-a-kind")

@@ -1,0 +1,175 @@
+"""Tests of the Yahtzee grader.
+
+The reference and every correct program get full marks on every automatic item; each mutant
+loses exactly the item its manifest names; the template does nothing of its own; the games
+read the dice of every display and load the planned dice whatever order a program throws
+them in. All submissions are graded in one ``plugin.run`` call (once per test session).
+"""
+from __future__ import annotations
+
+import pytest
+
+import mutants
+
+from conftest import item_text, verdicts_by_student
+
+from graders.engine import plugin, submissions
+from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.yahtzee import functions, games, rules
+
+FIXTURES = KIT_ROOT / "tests" / "fixtures" / "yahtzee"
+GRADER = KIT_ROOT / "graders" / "yahtzee"
+REFERENCE = KIT_ROOT / "reference" / "yahtzee"
+TEMPLATE = KIT_ROOT / "student_template" / "yahtzee"
+RUBRIC = Rubric.load("yahtzee")
+MANIFEST = mutants.manifest("yahtzee")
+CORRECT = sorted(folder.name for folder in (FIXTURES / "correct").iterdir() if folder.is_dir())
+AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
+
+
+@pytest.fixture(scope="session")
+def reports(tmp_path_factory):
+    """Every fixture graded in one run: student name -> its report."""
+    built = tmp_path_factory.mktemp("yahtzee-mutants")
+    folders = {"reference": REFERENCE, "template": TEMPLATE}
+    folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
+    folders.update({f"mutant-{name}": path
+                    for name, path in mutants.build("yahtzee", built).items()})
+    found = [submissions.from_path(path, RUBRIC.main_file, name)
+             for name, path in folders.items()]
+    return {report.student: report for report in plugin.run(RUBRIC, found, GRADER)}
+
+
+@pytest.fixture(scope="session")
+def graded(reports):
+    """student name -> {item id: verdict}."""
+    return verdicts_by_student(reports)
+
+
+def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
+    return {item: verdicts_by_item[item].score for item in items
+            if not verdicts_by_item[item].passed}
+
+
+# ----------------------------------------------------------------------------- grading
+@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
+def test_correct_programs_get_full_marks(graded, reports, name):
+    assert _not_full(graded[name], AUTOMATIC) == {}
+    assert all(graded[name][item].judged for item in AUTOMATIC)
+    assert not reports[name].problems
+    if name == "reference":
+        assert graded[name]["readability"].passed
+
+
+def test_there_are_enough_correct_programs_and_mutants():
+    assert len(CORRECT) >= 4
+    assert len(MANIFEST) >= 15
+    assert {entry["loses"] for entry in MANIFEST.values()} == set(AUTOMATIC)
+
+
+@pytest.mark.parametrize("mutant", sorted(MANIFEST))
+def test_each_mutant_loses_exactly_its_item(graded, mutant):
+    item = MANIFEST[mutant]["loses"]
+    verdicts_by_item = graded[f"mutant-{mutant}"]
+    assert verdicts_by_item[item].judged
+    assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
+    others = [other for other in AUTOMATIC if other != item]
+    assert _not_full(verdicts_by_item, others) == {}
+
+
+def test_the_template_scores_nothing_automatic(graded):
+    assert all(graded["template"][item].score == 0 for item in AUTOMATIC)
+    assert graded["template"]["readability"].score == 0
+
+
+def test_feedback_names_the_smallest_wrong_throw(graded):
+    text = item_text(graded["mutant-three_of_a_kind_exactly_three"]["of-a-kind"])
+    assert "is_three_of_a_kind([1, 1, 1, 1, 1]) returned False" in text
+    assert "7776" in text
+    text = item_text(graded["mutant-small_straight_sorted_start"]["straights"])
+    assert "is_small_straight([1, 1, 2, 3, 4]) returned False" in text
+
+
+def test_games_feedback_shows_the_round_and_the_transcript(graded):
+    text = item_text(graded["mutant-upper_bonus_above_63"]["upper-bonus"])
+    assert "the upper bonus with 63 in the upper section" in text and "Upper bonus" in text
+    text = item_text(graded["mutant-keep_case_sensitive"]["keep-dice"])
+    assert "«ABCD» typed at the keep question" in text and "[dice:" in text
+    text = item_text(graded["mutant-used_option_taken_again"]["options-used-up"])
+    assert "«12» typed at the option question" in text and "refused, and asked again" in text
+
+
+def test_a_broken_helper_is_charged_to_its_own_item_only(graded):
+    """is_small_straight is wrong; the joker's cases are judged with the kit's helpers."""
+    verdicts_by_item = graded["mutant-small_straight_sorted_start"]
+    assert verdicts_by_item["joker"].passed
+    assert "the kit's is_ functions" in item_text(verdicts_by_item["joker"])
+
+
+# ----------------------------------------------------------------------------- reading games
+@pytest.mark.parametrize("text, expected, any_order, read", [
+    ("Throw 2 of 3\n a  b  c  d  e\n[3, 3, 5, 6, 4]\n", [3, 3, 5, 6, 4], False, [3, 3, 5, 6, 4]),
+    ("a:5  b:6  c:6  d:3  e:1\n", [5, 6, 6, 3, 1], False, [5, 6, 6, 3, 1]),
+    ("Turn 2\n  a) 1\n  b) 4\n  c) 1\n  d) 6\n  e) 2\n", [1, 4, 1, 6, 2], True, [1, 4, 1, 6, 2]),
+    ("Throw 3 of 3\n 3 3 3 3 1\n", [3, 3, 3, 3, 3], False, [3, 3, 3, 3, 1]),
+    ("| 2 | 5 | 2 | 3 | 2 |\n", [2, 3, 2, 5, 2], True, [2, 5, 2, 3, 2]),
+    ("Twos = 6\nRound 4\n| 2 | 6 | 5 | 3 | 3 |\n1 Ones\n", [3, 3, 5, 6, 2], True,
+     [2, 6, 5, 3, 3]),
+    ("Choose where to score:\n  [2] Twos\n  [3] Threes\n", [2, 2, 2, 2, 2], False, None),
+])
+def test_dice_are_read_from_every_display(text, expected, any_order, read):
+    assert games.read_dice(text, expected, any_order) == read
+
+
+def test_letters_follow_the_values_when_a_program_throws_in_another_order():
+    assert games.translate("a, B, c", [3, 3, 5, 6, 2], [2, 6, 5, 3, 3]) == "e, D, c"
+    assert games.translate("ccbbaa", [4, 4, 4, 1, 2], [4, 4, 4, 1, 2]) == "ccbbaa"
+    assert games.after_keep([4, 4, 4, 1, 2], "ccbbaa", (5,)) == [4, 4, 4, 5, 5]
+
+
+def test_prompts_are_told_apart_by_wording_menu_and_state():
+    assert games.kind_of("Type letter(s) of dice to keep and press ENTER >>>", "option") == \
+        "keep"
+    assert games.kind_of("enter number of option to play >>>", "keep") == "option"
+    assert games.kind_of("press ENTER to start the next game round >>>", "keep") == "enter"
+    assert games.kind_of("Your choice: ", "keep", menu=True) == "option"
+    assert games.kind_of("> ", "keep") == "keep"
+
+
+def test_the_final_table_is_read_in_every_layout():
+    rows, sections = games.read_table(
+        "Chance: 26 points.\nOnes 3 (of 5) [1, 6, 1, 6, 1]\n| Yahtzee         |  50 |\n"
+        "Chance: 26\nBonus (63+): 35\nsum upper section: 63\nYahtzee bonus = 200\n"
+        "Lower section 207\nGrand total: 505\n")
+    assert rows == {"Ones": 3, "Yahtzee": 50, "Chance": 26}
+    assert sections == {"upper sum": 63, "upper bonus": 35, "lower sum": 207,
+                        "Yahtzee bonus": 200, "final score": 505}
+
+
+def test_the_plans_test_what_the_handout_promises():
+    """Game one: exactly 63 above, a Yahtzee of 50 then two more, jokers; game two: 62
+    above, a Yahtzee box with 0 and a Yahtzee after it, used options typed."""
+    finals = {}
+    for plan in games.PLANS.values():
+        history = {}
+        for planned in plan.rounds:
+            dice = list(planned.first)
+            for typed, faces in planned.keeps:
+                dice = games.after_keep(dice, typed, faces)
+            option = rules.OPTIONS[planned.option - 1]
+            assert option not in history
+            history[option] = (rules.score(dice, option, history), dice)
+        finals[plan.name] = rules.final_scores(history)
+    assert finals[games.BONUS_GAME.name] == (63, 35, 207, 200)
+    assert finals[games.ZERO_GAME.name] == (62, 0, 118, 0)
+    assert rules.final_scores(functions.GAME_ONE) == (63, 35, 207, 200)
+
+
+def test_kit_rules_agree_with_the_handout_examples():
+    assert rules.score([1, 1, 4, 1, 6], "Ones") == 3
+    assert rules.score([2, 3, 4, 5, 2], "Small Straight") == 30
+    assert rules.score([2, 3, 4, 5, 2], "Large Straight") == 0
+    assert rules.score([4] * 5, "Full House") == 0
+    used = {"Yahtzee": (50, [3] * 5), "Fours": (12, [4, 4, 4, 5, 5])}
+    assert rules.score([4] * 5, "Full House", used) == 25
+    assert len(rules.all_rolls()) == 7776
