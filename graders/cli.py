@@ -229,6 +229,8 @@ def _class_folder(rubric: Rubric, path: str) -> tuple[Path, list[submissions.Sub
     folder = Path(path)
     if not folder.is_dir():
         raise UsageError(f"no such folder: {folder}")
+    for warning in submissions.layout_warnings(folder, rubric.main_file):
+        print(f"warning: {warning}", file=sys.stderr)      # once per run, before grading
     found = submissions.discover(folder, rubric.main_file)
     if not found:
         raise UsageError(f"no submissions in {folder}")

@@ -285,6 +285,7 @@ def test_grade_all_grades_the_resubmission_and_says_so(tmp_path):
     klass = _class(tmp_path / "class", {
         "smithjane_12345_67890_a5.py": TEMPLATE.read_bytes(),
         "smithjane_12345_67890_a5-1.py": REFERENCE.read_bytes(),
+        "grades_export.csv": b"Student,Score\n",
     })
     done = subprocess.run([sys.executable, "-m", "graders", "grade-all", "pocoloco",
                            str(klass), "--out", str(tmp_path / "reports")],
@@ -293,3 +294,6 @@ def test_grade_all_grades_the_resubmission_and_says_so(tmp_path):
     out = tmp_path / "reports" / "pocoloco" / "smithjane"
     assert json.loads((out / "results.json").read_text())["score"] == 24
     assert "graded a5-1.py, uploaded after a5.py" in (out / "feedback.md").read_text()
+    # a file no layout explains is named once, before grading, and graded as nobody
+    assert done.stderr.count("grades_export.csv") == 1, done.stderr
+    assert not (tmp_path / "reports" / "pocoloco" / "grades_export").exists()
