@@ -18,7 +18,6 @@ import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
 from graders.engine import plugin
 from graders.poker_dice import diagnose, functions, helptext, play, rules, scenarios, selftests
-from graders.poker_dice.scoring import judge_loop
 
 POKER = FIXTURES / "poker_dice"
 REFERENCE = KIT_ROOT / "reference" / "poker_dice"
@@ -63,6 +62,11 @@ def _broken(root: Path) -> dict[str, Path]:
             '    """Return True if d holds two different pairs and a fifth die unlike both."""\n',
             '    """Return True if d holds two different pairs and a fifth die unlike both."""\n'
             '    __import__("select").select([], [], [], 0.0005)\n')
+    # is2Pair never returns for one roll: the sweep stops there and the item gets nothing
+    variant("hang-two-pair", REFERENCE, "project.py",
+            '    """Return True if d holds two different pairs and a fifth die unlike both."""\n',
+            '    """Return True if d holds two different pairs and a fifth die unlike both."""\n'
+            '    while list(d) == [1, 2, 1, 2, 3]:\n        pass\n')
     lone = root / "lone-project"
     lone.mkdir()
     shutil.copy2(REFERENCE / "project.py", lone / "project.py")
@@ -229,28 +233,25 @@ def test_sweeps_do_not_depend_on_real_time(graded):
     assert "Right on all 7776 rolls." in _text(report, "is2Pair")
 
 
+def test_a_function_that_hangs_on_one_roll_loses_its_item(graded):
+    report = graded["hang-two-pair"]
+    assert set(_lost(report)) == {"is2Pair"}
+    assert objective(report)["is2Pair"][0] == 0
+    text = _text(report, "is2Pair")
+    assert "is2Pair([1, 2, 1, 2, 3]) did not return within" in text
+
+
 # ----------------------------------------------------------------------------- pieces
-def _sweep(codes: str, stop=None) -> dict:
-    """A sweep's outcome as the child sends it."""
-    return {"ok": True, "value": {"codes": codes, "odd": {}, "errors": {}, "stop": stop}}
-
-
-def test_a_sweep_cut_by_the_safety_net_is_not_judged_beyond_that_point():
-    right = "".join("1" if rules.hand_name(roll) == "2 Pair" else "0"
-                    for roll in functions.ROLLS)
-    verdict = judge_loop("is2Pair", _sweep(right[:5000], ["net", 5000]))
-    assert verdict.fraction == 1 and verdict.untried == 2776 and verdict.wrong == []
-    assert "safety time limit" in verdict.review and verdict.hang is None
-    whole = judge_loop("is2Pair", {"ok": False, "error": "timeout", "message": "..."})
-    assert whole.fraction == 0 and whole.review and whole.lost == 0
-
-
-def test_a_sweep_that_hangs_counts_the_rest_as_wrong():
-    codes = "0" * 10 + "TTT"
-    verdict = judge_loop("is2Pair", _sweep(codes, ["hung", 13]))
-    assert verdict.lost == len(functions.ROLLS) - 13 and len(verdict.wrong) == 3
-    assert verdict.fraction == 0 and "did not return within" in verdict.hang
-    assert verdict.review is None
+def test_a_wrong_kind_of_answer_is_named():
+    wrong = functions.judged("is2Pair", [1, 1, 2, 2, 3], {"v": 1, "t": "int"}, True, False)
+    assert "must return a real bool" in wrong.got and wrong.expected == "True"
+    assert "It is a 2 Pair" in wrong.why
+    right = functions.judged("calculateScore", [1, 1, 2, 2, 3],
+                             {"v": [5, "2 Pair"], "t": "tuple"}, (5, "2 Pair"), False)
+    assert right is None
+    listed = functions.judged("calculateScore", [1, 1, 2, 2, 3],
+                              {"v": [5, "2 Pair"], "t": "list"}, (5, "2 Pair"), True)
+    assert "must return a tuple" in listed.got and "Dice of Die objects" in listed.call
 
 
 @pytest.mark.parametrize("error, says", [

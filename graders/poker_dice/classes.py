@@ -1,226 +1,37 @@
-"""Die, Dice and Magic8, exercised by grader code in the student's process.
+"""Die, Dice and Magic8, exercised by the kit's probes (``probes.py``) in the student's process.
 
 The child imports nothing of the student's by itself (its module is an empty kit file), so a
-broken project.py does not stop these checks: each spec imports dice or magic8ball. Specs run
-one at a time, so the loaded-dice policy can count the dice each one rolled.
+broken project.py does not stop these checks: each probe imports dice or magic8ball.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from graders.engine.calls import FunctionCalls
+from graders.engine.calls import Case, FunctionCalls, Kit
+from graders.engine.draws import Draw, ScriptedDice
+from graders.engine.harness import Limits, run_folder
 
-from .loaded import LoadedDice
-from .runner import limits_within, make_workdir, remove_workdir
+from . import probes
 
-SPOKEN = "Outlook good, says the grader."
-SPEC_SECONDS = 0.5        # each spec does a few microseconds of work
-MAX_HANGS = 2             # specs of a class that may hang before its others are given up
+SPEC_SECONDS = 0.5        # each probe does a few microseconds of work
+MAX_HANGS = 2             # probes of a class that may hang before its others are given up
 PROBE_MODULE = '"""Empty: the grader imports dice and magic8ball itself."""\n'
-PRELUDE = '''
-import sys
-import dice
-
-
-def outcome(action):
-    try:
-        action()
-        return ["ok"]
-    except Exception as exc:
-        return ["raised", type(exc).__name__, str(exc)[:200]]
-
-
-def faces_of(hand):
-    return [die.value for die in hand.diceInSet]
-
-
-def hand_of(faces):
-    hand = dice.Dice()
-    for face in faces:
-        hand.addDie(dice.Die(face))
-    return hand
-
-
-def rows_of(die):
-    rows = die.rows
-    if isinstance(rows, (list, tuple)) and all(isinstance(row, str) for row in rows):
-        return list(rows)
-    return {"repr": repr(rows)[:200], "type": type(rows).__name__}
-'''
-MAGIC_PRELUDE = '''
-import sys
-import types
-import magic8ball
-
-
-def outcome(action):
-    try:
-        action()
-        return ["ok"]
-    except Exception as exc:
-        return ["raised", type(exc).__name__, str(exc)[:200]]
-
-
-def speak_with(module):
-    saved = sys.modules.get("pyttsx3", "absent")
-    sys.modules["pyttsx3"] = module
-    try:
-        return outcome(lambda: magic8ball.Magic8().speakAnswer(%r))
-    finally:
-        if saved == "absent":
-            sys.modules.pop("pyttsx3", None)
-        else:
-            sys.modules["pyttsx3"] = saved
-''' % SPOKEN
-
-DIE_SPECS = {
-    "faces": '''
-faces = {}
-for face in range(1, 7):
-    try:
-        die = dice.Die(face)
-        faces[str(face)] = {"value": die.value, "rows": rows_of(die)}
-    except Exception as exc:
-        faces[str(face)] = {"error": type(exc).__name__ + ": " + str(exc)[:200]}
-result = faces
-''',
-    "bad values": '''
-result = {"Die(0)": outcome(lambda: dice.Die(0)), "Die(7)": outcome(lambda: dice.Die(7)),
-          "setDieValue(0)": outcome(lambda: dice.Die(3).setDieValue(0)),
-          "setDieValue(7)": outcome(lambda: dice.Die(3).setDieValue(7))}
-''',
-    "read-only": '''
-die = dice.Die(3)
-attempt = outcome(lambda: setattr(die, "value", 5))
-result = {"attempt": attempt, "after": die.value}
-''',
-    "setDieValue": '''
-die = dice.Die(1)
-die.setDieValue(5)
-result = {"value": die.value, "rows": rows_of(die)}
-''',
-    "rollDie 4": '''
-die = dice.Die(6)
-die.rollDie()
-result = {"value": die.value, "rows": rows_of(die)}
-''',
-    "rollDie 2": '''
-die = dice.Die(6)
-die.rollDie()
-result = {"value": die.value, "rows": rows_of(die)}
-''',
-    "genRows": '''
-die = dice.Die(2)
-try:
-    die.rows = []
-except Exception:
-    pass
-die.genRows()
-result = {"rows": rows_of(die)}
-''',
-    "draw": '''
-die = dice.Die(5)
-die.draw()
-result = {"rows": rows_of(die)}
-''',
+# item -> probe name -> (the probe, the faces its die draws show)
+PROBES = {
+    "dice": {"faces": (probes.faces, []), "bad values": (probes.bad_values, []),
+             "read-only": (probes.read_only, []), "setDieValue": (probes.set_value, []),
+             "rollDie 4": (probes.roll_die, [4]), "rollDie 2": (probes.roll_die, [2]),
+             "genRows": (probes.gen_rows, []), "draw": (probes.draw, [])},
+    "hand": {"empty": (probes.empty, []), "addDie": (probes.add_die, []),
+             "rollAll": (probes.roll_all, [3, 1, 4, 1, 5]),
+             "rollADie": (probes.roll_a_die, [6, 6, 6, 6, 6]),
+             "rollADie bad": (probes.roll_a_die_bad, []),
+             "replaceDie": (probes.replace_die, []), "drawDice": (probes.draw_dice, [])},
+    "magic8ball": {"ANSWERS": (probes.answers, []), "getAnswer": (probes.get_answer, []),
+                   "speak missing": (probes.speak_missing, []),
+                   "speak broken": (probes.speak_broken, []),
+                   "speak working": (probes.speak_working, [])},
 }
-DICE_SPECS = {
-    "empty": '''
-hand = dice.Dice()
-result = {"type": type(hand.diceInSet).__name__, "length": len(hand.diceInSet)}
-''',
-    "addDie": '''
-hand = dice.Dice()
-added = [outcome(lambda: hand.addDie(dice.Die(face))) for face in (1, 2, 3, 4, 5)]
-first = faces_of(hand)
-sixth = outcome(lambda: hand.addDie(dice.Die(6)))
-result = {"added": added, "faces": first, "sixth": sixth, "after": faces_of(hand)}
-''',
-    "rollAll": '''
-hand = hand_of([6, 6, 6, 6, 6])
-hand.rollAll()
-result = faces_of(hand)
-''',
-    "rollADie": '''
-result = []
-for pos in range(5):
-    hand = hand_of([1, 2, 3, 4, 5])
-    attempt = outcome(lambda: hand.rollADie(pos))
-    result.append([attempt, faces_of(hand)])
-''',
-    "rollADie bad": '''
-result = {}
-for pos in (5, -1):
-    hand = hand_of([1, 2, 3, 4, 5])
-    attempt = outcome(lambda: hand.rollADie(pos))
-    result[str(pos)] = [attempt, faces_of(hand)]
-''',
-    "replaceDie": '''
-good = []
-for pos in range(5):
-    hand = hand_of([1, 2, 3, 4, 5])
-    good.append([outcome(lambda: hand.replaceDie(pos, 6)), faces_of(hand)])
-bad = {}
-for pos, face in ((5, 3), (-1, 3), (0, 0), (0, 7)):
-    hand = hand_of([1, 2, 3, 4, 5])
-    bad["%d, %d" % (pos, face)] = [outcome(lambda: hand.replaceDie(pos, face)), faces_of(hand)]
-result = {"good": good, "bad": bad}
-''',
-    "drawDice": '''
-hand = hand_of([6, 2, 3, 4, 5])
-hand.drawDice()
-result = [rows_of(die) for die in hand.diceInSet]
-''',
-}
-MAGIC_SPECS = {
-    "ANSWERS": '''
-cls = magic8ball.Magic8
-answers = getattr(cls, "ANSWERS", None)
-listed = isinstance(answers, (list, tuple))
-result = {"class_level": any("ANSWERS" in vars(k) for k in cls.__mro__),
-          "type": type(answers).__name__,
-          "answers": [a if isinstance(a, str) else repr(a) for a in answers] if listed else None}
-''',
-    "getAnswer": '''
-oracle = magic8ball.Magic8()
-result = [oracle.getAnswer() for _ in range(20)]
-''',
-    "speak missing": '''
-result = {"attempt": speak_with(None)}
-''',
-    "speak broken": '''
-fake = types.ModuleType("pyttsx3")
-
-
-def init(*args, **kwargs):
-    raise RuntimeError("no speech driver on this computer")
-
-
-fake.init = init
-result = {"attempt": speak_with(fake)}
-''',
-    "speak working": '''
-said = []
-
-
-class Engine:
-    def say(self, text, *args, **kwargs):
-        said.append(str(text))
-
-    def runAndWait(self):
-        said.append("<runAndWait>")
-
-    def __getattr__(self, name):
-        return lambda *args, **kwargs: None
-
-
-fake = types.ModuleType("pyttsx3")
-fake.init = lambda *args, **kwargs: Engine()
-result = {"attempt": speak_with(fake), "said": said}
-''',
-}
-LOADS = {"rollDie 4": [4], "rollDie 2": [2], "rollAll": [3, 1, 4, 1, 5],
-         "rollADie": [6, 6, 6, 6, 6]}
 
 
 @dataclass
@@ -232,7 +43,7 @@ class Outcome:
     stdout: str = ""
     problem: str = ""              # why the spec failed, in words
     traceback: str | None = None
-    draws: list[dict] = field(default_factory=list)
+    draws: list[Draw] = field(default_factory=list)
 
 
 @dataclass
@@ -254,44 +65,36 @@ class ClassEvidence:
         return None
 
 
-def gather(files: dict, seconds_left) -> ClassEvidence:
-    """Run every class spec in one sandboxed child."""
-    workdir = make_workdir(files)
-    (workdir / "kit_probe.py").write_text(PROBE_MODULE)
-    policy = LoadedDice()
-    limits = limits_within(seconds_left(), wall=6, idle=2.5, cpu=8)
+def gather(submission, budget) -> ClassEvidence:
+    """Run every probe in one sandboxed child, one at a time (so that the dice each one rolled
+    are known)."""
+    policy = ScriptedDice()
     evidence = ClassEvidence()
-    try:
-        with FunctionCalls(workdir / "kit_probe.py", workdir, module="kit_probe",
-                           policy=policy, limits=limits) as calls:
-            for store, specs, prelude, module in (
-                    (evidence.die, DIE_SPECS, PRELUDE, "dice"),
-                    (evidence.dice, DICE_SPECS, PRELUDE, "dice"),
-                    (evidence.magic, MAGIC_SPECS, MAGIC_PRELUDE, "magic8ball")):
-                calls.restarts = 0               # counts this group's hangs
-                imported = _call(calls, policy, "import", f"import {module}", seconds_left)
-                evidence.imports[module] = imported
-                for name, code in specs.items():
-                    store[name] = _call(calls, policy, name, prelude + code, seconds_left) \
-                        if imported.ok else imported
-    finally:
-        remove_workdir(workdir)
+    with run_folder(submission, "classes", {"kit_probe.py": PROBE_MODULE}) as folder, \
+            FunctionCalls(folder / "kit_probe.py", folder, module="kit_probe", policy=policy,
+                          limits=Limits(cpu_seconds=8, stuck_cpu_seconds=2.5, idle_seconds=10),
+                          budget=budget) as calls:
+        for store, group in ((evidence.die, "dice"), (evidence.dice, "hand"),
+                             (evidence.magic, "magic8ball")):
+            module = "dice" if group == "hand" else group
+            calls.restarts = 0               # counts this group's hangs
+            imported = _call(calls, policy, Kit(probes.imports, module), [])
+            evidence.imports[module] = imported
+            for name, (probe, faces) in PROBES[group].items():
+                store[name] = _call(calls, policy, Kit(probe), faces) if imported.ok \
+                    else imported
     return evidence
 
 
-def _call(calls: FunctionCalls, policy: LoadedDice, name: str, code: str,
-          seconds_left) -> Outcome:
-    """One spec, with its loaded faces; the die draws it made are kept."""
-    if seconds_left() < 2.0:
-        return Outcome(False, problem="was not run: the grading time for this submission "
-                                      "was used up")
+def _call(calls: FunctionCalls, policy: ScriptedDice, call: Kit, faces: list[int]) -> Outcome:
+    """One probe, with its loaded faces; the die draws it made are kept."""
     if calls.restarts >= MAX_HANGS:
         return Outcome(False, problem=f"was not run: {MAX_HANGS} earlier calls of this class "
                                       "did not return, so the grader stopped calling it")
-    policy.load(LOADS.get(name, []))
+    policy.load(faces)
     start = len(policy.draws)
-    (outcome,) = calls.run([{"id": 0, "code": code, "timeout": SPEC_SECONDS}])
-    draws = policy.die_draws_since(start)
+    (case,) = calls.run_cases([Case(call, timeout=SPEC_SECONDS)])
+    outcome, draws = case.outcome, policy.die_draws_since(start)
     if outcome.get("ok"):
         return Outcome(True, outcome.get("value"), outcome.get("stdout", ""), draws=draws)
     return Outcome(False, None, outcome.get("stdout", ""), _problem(outcome),
@@ -309,4 +112,6 @@ def _problem(outcome: dict) -> str:
         return "could not run: " + (message[-1] if message else "the file could not be imported")
     if error == "died":
         return f"stopped the program: {outcome.get('message')}"
+    if error == "budget":
+        return "was not run: the grading time for this submission was used up"
     return f"raised {error}: {outcome.get('message', '')}".rstrip(": ")

@@ -16,7 +16,7 @@ MISSING = re.compile(r"No module named '([^']+)'")
 CIRCULAR = re.compile(r"partially initialized module '([^']+)'|circular import")
 CANNOT = re.compile(r"cannot import name '([^']+)' from '([^']+)'")
 MAIN_GUARD = "keep the call of main() under  if __name__ == \"__main__\":"
-RUN_FOLDER = re.compile(r"(?:/[^\s()'\"]+)?/kit-run-[^/\s]+/")
+RUN_FOLDER = re.compile(r"(?:/[^\s()'\"]+)?/kit-[^/\s]+/")
 
 
 def tidy(text: str) -> str:

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import re
 
-from graders.engine.session import Session
+from graders.engine.harness import run_folder
+from graders.engine.requirements import Requirement
 
 from . import diagnose
-from .play import Played, finish
-from .runner import limits_within, make_workdir
-from .verdicts import Requirement, passed
+from .play import SILENT_PYTTSX3, Played, finish, start
 
 FLAGS = ("-h", "--help")
 HAND_NAMES = {"5 of a Kind": r"(5|five)[\s-]+of[\s-]+a[\s-]+kind",
@@ -24,15 +23,14 @@ TOPICS = (("the $100 purse", r"\$\s*100\b"), ("the $10 ante", r"\$\s*10\b"),
           ("how to quit (Q)", r"(?i:\bquit\b)|\bQ\b"))
 
 
-def run_help(files: dict, flag: str, seconds_left: float) -> Played:
+def run_help(submission, flag: str, budget) -> Played:
     """project.py FLAG in a fresh folder; the run is stopped if it asks anything."""
-    workdir = make_workdir(files, speech=True)
-    session = Session.start(workdir / "project.py", workdir, args=[flag],
-                            limits=limits_within(seconds_left, wall=3, idle=1.5))
-    prompt = session.wait()
-    if prompt is not None:
-        session.stop(f"the program asked a question: {prompt.wording!r}")
-    return finish(session, workdir, [])
+    with run_folder(submission, "help", SILENT_PYTTSX3) as folder:
+        session = start(submission, budget, folder, args=[flag])
+        prompt = session.wait()
+        if prompt is not None:
+            session.stop(f"the program asked a question: {prompt.wording!r}")
+        return finish(session, folder, [])
 
 
 def missing_topics(text: str) -> list[str]:
@@ -69,9 +67,9 @@ def judge_help(flag: str, played: Played) -> list[Requirement]:
                                     f"{diagnose.tidy(played.transcript.ended_how)}",
                              evidence=evidence), Requirement(False)]
     else:
-        found = [passed(), passed()]
+        found = [Requirement(True), Requirement(True)]
     missing = missing_topics(text)
-    found.append(passed() if not missing else Requirement(
+    found.append(Requirement(True) if not missing else Requirement(
         False, f"The instructions printed by `{title}` must mention: "
                f"{', '.join(missing)}.", evidence=evidence))
     return found

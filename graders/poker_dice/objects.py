@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import re
 
-from .classes import SPOKEN, ClassEvidence, Outcome
-from .verdicts import Requirement, passed
+from .classes import ClassEvidence, Outcome
+from .probes import SPOKEN
+from graders.engine.requirements import Requirement
 
 PIPS = {1: (0, 1, 0), 2: (1, 0, 1), 3: (1, 1, 1), 4: (2, 0, 2), 5: (2, 1, 2), 6: (2, 2, 2)}
 HAND = [1, 2, 3, 4, 5]
@@ -12,7 +13,12 @@ HAND = [1, 2, 3, 4, 5]
 
 def failed(message: str, expected=None, actual=None, evidence=None) -> Requirement:
     """A requirement that was not met."""
-    return Requirement(False, message, expected, actual, evidence)
+    return Requirement(False, message, expected, actual, evidence=evidence)
+
+
+def passed() -> Requirement:
+    """A requirement that was met."""
+    return Requirement(True)
 
 
 def spec_failed(outcome: Outcome, what: str) -> Requirement:
@@ -138,9 +144,9 @@ def _roll(outcome: Outcome, face: int) -> Requirement:
     """rollDie makes exactly one random.randint(1, 6) draw and shows it."""
     if not outcome.ok:
         return spec_failed(outcome, "Die(6).rollDie()")
-    calls = [f"{d['fn']}({', '.join(str(v) for v in d['req'].values())})" for d in outcome.draws]
-    if len(outcome.draws) != 1 or outcome.draws[0]["fn"] != "randint" or \
-            outcome.draws[0]["req"] != {"a": 1, "b": 6}:
+    calls = [f"{d.fn}({', '.join(str(v) for v in d.request.values())})" for d in outcome.draws]
+    if len(outcome.draws) != 1 or outcome.draws[0].fn != "randint" or \
+            outcome.draws[0].request != {"a": 1, "b": 6}:
         return failed("die.rollDie() must make exactly one call of random.randint(1, 6) "
                       f"(handout, dice.py); it made {len(calls)} random draw(s): "
                       f"{', '.join(calls) or 'none'}.",

@@ -11,13 +11,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graders.engine.draws import ScriptedDice
+from graders.engine.harness import run_folder
 from graders.engine.session import Session
 from graders.engine.submissions import read_regular_file
 from graders.engine.transcript import Transcript
 
 from . import diagnose
-from .loaded import LoadedDice
-from .runner import limits_within, make_workdir, remove_workdir
 
 ORACLE, AGAIN, REROLL = "oracle", "again", "reroll"
 QUESTION = "Will I pass my exam?"
@@ -32,6 +32,20 @@ REROLL_WORDS = re.compile(r"roll|dice|\bdie\b|\bhold\b|\bh\s*=|\bh\b\s*(to|for)\
                           re.I)
 AGAIN_WORDS = re.compile(r"another|again|continue|play|more", re.I)
 MONEY = re.compile(r"\$\s*(-?\d+)")
+SILENT_PYTTSX3 = {"pyttsx3.py": '''"""A silent stand-in for pyttsx3, put here by the grader."""
+
+
+class _Engine:
+    """Accepts every call and says nothing."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def init(*args, **kwargs):
+    """A silent engine."""
+    return _Engine()
+'''}
 
 
 def kind_of(wording: str) -> str | None:
@@ -115,90 +129,89 @@ def cut(transcript: Transcript) -> list[Segment]:
     return segments
 
 
-def start_session(files: dict, policy: LoadedDice, seconds_left: float, setup=None,
-                  wall: float = 5.0):
-    """A game run in a fresh folder (with the silent pyttsx3), and its folder."""
-    workdir = make_workdir(files, speech=True)
+def start(submission, budget, folder: Path, policy=None, args=(), setup=None) -> Session:
+    """A run of project.py in its run folder (which holds the silent pyttsx3)."""
     if setup:
-        setup(workdir)
-    limits = limits_within(seconds_left, wall=wall, idle=1.5)
-    return Session.start(workdir / "project.py", workdir, policy=policy, limits=limits), workdir
+        setup(folder)
+    limits = budget.limits(cpu_seconds=7, stuck_cpu_seconds=1.5, idle_seconds=10)
+    return Session.start(folder / "project.py", folder, policy=policy, limits=limits,
+                         args=list(args))
 
 
-def finish(session: Session, workdir: Path, typed: list[str], **found) -> Played:
-    """Close the run, read BestScore.txt, remove the folder."""
+def finish(session: Session, folder: Path, typed: list[str], **found) -> Played:
+    """Close the run and read BestScore.txt."""
     session.close()
-    record_path = workdir / RECORD
+    record_path = folder / RECORD
     if record_path.is_dir():
         record = "<folder>"
     else:
         # the program's own file: read only if it is a regular file (never through a link)
         data = read_regular_file(record_path, 1_000_000)
         record = None if data is None else data.decode("utf-8", "replace")
-    remove_workdir(workdir)
     transcript = session.transcript
     played = Played(transcript, cut(transcript), typed, record=record, **found)
     played.hung_at_start = not typed and transcript.outcome.get("status") == "limit"
     return played
 
 
-def play_script(files: dict, first_roll: list[int], script: list[Ask], seconds_left: float,
-                setup=None) -> Played:
+def play_script(submission, first_roll: list[int], script: list[Ask], budget) -> Played:
     """Answer the script's questions in order; stop at a question of another kind."""
-    policy = LoadedDice(first_roll)
-    session, workdir = start_session(files, policy, seconds_left, setup)
-    typed: list[str] = []
-    stopped = extra = None
-    try:
-        for ask in script:
-            prompt = session.wait()
-            if prompt is None:
-                break
-            kind = kind_of(prompt.wording)
-            if kind is not None and kind != ask.kind:
-                # said after "the grader expected <the step>, but ..." in the feedback
-                stopped = f"the program asked {prompt.wording.strip()!r} instead"
-                session.stop(f"the program asked {prompt.wording.strip()!r} where the grader "
-                             f"expected {WORDS[ask.kind]}")
-                break
-            policy.load(ask.load)
-            session.type(ask.typed)
-            typed.append(ask.typed)
-        else:
-            prompt = session.wait()
-            if prompt is not None:
-                extra = prompt.wording
-                session.stop("the program asked another question after the game should "
-                             f"have ended: {extra!r}")
-    finally:
-        played = finish(session, workdir, typed, stopped=stopped, extra_prompt=extra)
+    policy = ScriptedDice(first_roll, seed=7)
+    with run_folder(submission, "game", SILENT_PYTTSX3) as folder:
+        session = start(submission, budget, folder, policy)
+        typed: list[str] = []
+        stopped = extra = None
+        try:
+            for ask in script:
+                prompt = session.wait()
+                if prompt is None:
+                    break
+                kind = kind_of(prompt.wording)
+                if kind is not None and kind != ask.kind:
+                    # said after "the grader expected <the step>, but ..." in the feedback
+                    stopped = f"the program asked {prompt.wording.strip()!r} instead"
+                    session.stop(f"the program asked {prompt.wording.strip()!r} where the "
+                                 f"grader expected {WORDS[ask.kind]}")
+                    break
+                policy.load(ask.load)
+                session.type(ask.typed)
+                typed.append(ask.typed)
+            else:
+                prompt = session.wait()
+                if prompt is not None:
+                    extra = prompt.wording
+                    session.stop("the program asked another question after the game should "
+                                 f"have ended: {extra!r}")
+        finally:
+            played = finish(session, folder, typed, stopped=stopped, extra_prompt=extra)
     return played
 
 
-def play_to_win(files: dict, roll: list[int], seconds_left: float, setup=None) -> Played:
+def play_to_win(submission, roll: list[int], budget, setup=None) -> Played:
     """Hold every hand (the dice always show ``roll``) and say yes until the game is won."""
-    policy = LoadedDice(roll)
-    session, workdir = start_session(files, policy, seconds_left, setup)
-    typed: list[str] = []
-    holds, oracle, last = 0, None, None
-    try:
-        while (prompt := session.wait()) is not None:
-            kind = kind_of(prompt.wording) or _guess(last, session.output_since_answer())
-            if last == QUESTION or (kind == AGAIN and holds >= MAX_HANDS):
-                session.stop(f"the grader stopped after {holds} hands")
-                break
-            if kind == ORACLE:
-                answer, oracle = QUESTION, len(typed)
-            elif kind == AGAIN:
-                answer = "y"
-                policy.load(roll)
-            else:
-                answer, holds = "H", holds + 1
-            session.type(answer)
-            typed.append(answer)
-            last = answer
-    finally:
-        played = finish(session, workdir, typed, holds=holds, oracle_segment=oracle)
+    policy = ScriptedDice(roll, seed=7)
+    with run_folder(submission, "win", SILENT_PYTTSX3) as folder:
+        session = start(submission, budget, folder, policy, setup=setup)
+        typed: list[str] = []
+        holds, oracle, last = 0, None, None
+        try:
+            while (prompt := session.wait()) is not None:
+                kind = kind_of(prompt.wording) or _guess(last, session.output_since_answer())
+                if last == QUESTION or (kind == AGAIN and holds >= MAX_HANDS):
+                    session.stop(f"the grader stopped after {holds} hands")
+                    break
+                if kind == ORACLE:
+                    answer, oracle = QUESTION, len(typed)
+                elif kind == AGAIN:
+                    answer = "y"
+                    policy.load(roll)
+                else:
+                    answer, holds = "H", holds + 1
+                session.type(answer)
+                typed.append(answer)
+                last = answer
+        finally:
+            played = finish(session, folder, typed, holds=holds, oracle_segment=oracle)
     return played
 
 

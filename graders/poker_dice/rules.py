@@ -1,9 +1,11 @@
 """The kit's own, correct Poker Dice rules (the handout's "What a hand pays").
 
-Standard library only and Python 3.8+: this file is also copied into the run folder as
-``kit_poker_dice_rules.py``, so that grader code in the student's process can put these
-predicates in place of the student's (``swap_in``; see ``functions.py``).
+Standard library only and Python 3.8+: this file is also lent to the child that calls the
+student's functions (as ``kit_poker_dice_rules``), where ``score_dice``, ``score_kit`` and
+``payout`` call the student's calculateScore on Dice objects, with the kit's predicates, or
+for the games (see ``functions.py``).
 """
+import sys
 import types
 from collections import Counter
 from itertools import product
@@ -168,3 +170,61 @@ def swap_out(saved):
             owner.__code__, owner.__defaults__, owner.__kwdefaults__ = old
         else:
             setattr(owner, old[0], old[1])
+
+
+# ----------------------------------------------------------------------------- in the child
+class CannotBuild(Exception):
+    """The student's Dice and Die classes could not make a hand showing the roll."""
+
+
+def student():
+    """The student's project module, as the grader's child loaded it."""
+    return sys.modules["project"]
+
+
+def as_dice(roll):
+    """A Dice object of the student's dice.py showing ``roll`` (CannotBuild if it cannot)."""
+    try:
+        import dice
+        hand = dice.Dice()
+        for face in roll:
+            hand.addDie(dice.Die(face))
+        shown = [die.value for die in hand.diceInSet]
+    except Exception as exc:
+        raise CannotBuild("%s: %s" % (type(exc).__name__, str(exc)[:200])) from None
+    if shown != list(roll):
+        raise CannotBuild("the hand shows %r" % (shown,))
+    return hand
+
+
+def score_dice(roll):
+    """calculateScore on the roll as a Dice object."""
+    return student().calculateScore(as_dice(roll))
+
+
+def score_kit(roll, dice=False):
+    """calculateScore with the kit's predicates in place of the student's."""
+    hand = as_dice(roll) if dice else roll
+    saved = swap_in(student(), list(PREDICATES))
+    try:
+        return student().calculateScore(hand)
+    finally:
+        swap_out(saved)
+
+
+def score_dice_kit(roll):
+    """calculateScore on a Dice object, with the kit's predicates."""
+    return score_kit(roll, dice=True)
+
+
+def payout(roll):
+    """[value, description] by the student's calculateScore (a Dice, else a list), or None."""
+    for make in (as_dice, list):
+        try:
+            value = student().calculateScore(make(roll))
+        except Exception:
+            continue
+        if type(value) is tuple and len(value) == 2 and type(value[0]) in (int, float) \
+                and isinstance(value[1], str):
+            return list(value)
+    return None

@@ -14,10 +14,11 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from graders.engine.requirements import Requirement
+
 from . import diagnose, rules
 from .play import (AGAIN, MAX_HANDS, MONEY, ORACLE, QUESTION, RECORD, REROLL, WORDS, Ask,
                    Played, money_shown)
-from .verdicts import Requirement, passed
 
 NOTHING_ROLLS = ([1, 2, 3, 4, 6], [6, 4, 3, 2, 1], [1, 3, 4, 5, 6], [2, 1, 4, 5, 6],
                  [6, 5, 4, 2, 1], [1, 2, 3, 5, 6], [3, 1, 6, 4, 5], [5, 6, 1, 2, 4],
@@ -238,13 +239,13 @@ def judge_script(scenario: Scenario, played: Played) -> list[Requirement]:
     missing = None
     for index, step in enumerate(scenario.steps):
         if index < len(played.typed):
-            found.append(passed())
+            found.append(Requirement(True))
             found += _expect(step.then, played, index + 1)
             continue
         count = 1 + _size(step.then)
         if missing is None and step.optional and _ended_quietly(played, index):
             found.append(_won(played, index))
-            found += [passed()] * (count - 1)
+            found += [Requirement(True)] * (count - 1)
             continue
         if missing is None:
             missing = _not_reached(scenario, step, played, index)
@@ -264,7 +265,7 @@ def _won(played: Played, index: int) -> Requirement:
     """A game that ended after reaching the goal says that the player won."""
     text = played.segments[min(index, len(played.segments) - 1)].text
     if WIN_WORDS.search(text):
-        return passed()
+        return Requirement(True)
     return Requirement(False, f"The purse reached ${GOAL} or more and the game ended, but it "
                               "did not say that the player won.",
                        evidence=played.excerpt(max(0, index - 1), index))
@@ -328,7 +329,7 @@ def _expect(expect: Expect, played: Played, index: int) -> list[Requirement]:
     evidence = played.excerpt(max(0, index - 1), index)
     if expect.draws is not None:
         rolled = len(segment.faces)
-        found.append(passed() if rolled == expect.draws else Requirement(
+        found.append(Requirement(True) if rolled == expect.draws else Requirement(
             False, f"{expect.label}: {expect.why_draws} the grader expected "
                    f"{_dice(expect.draws)} to be rolled, but {_dice(rolled)} "
                    f"{'was' if rolled == 1 else 'were'} rolled.",
@@ -338,7 +339,7 @@ def _expect(expect: Expect, played: Played, index: int) -> list[Requirement]:
     for what, wanted in expect.shows:
         shown = money_shown(segment.text, wanted) if isinstance(wanted, int) else \
             wanted in segment.text
-        found.append(passed() if shown else Requirement(
+        found.append(Requirement(True) if shown else Requirement(
             False, f"{expect.label}: the screen should show {what}.", evidence=evidence))
     if expect.ends:
         found.append(_ended(expect, played, segment, evidence))
@@ -354,7 +355,7 @@ def _ended(expect: Expect, played: Played, segment, evidence: str) -> Requiremen
     if not played.ended_normally:
         return Requirement(False, f"{expect.label}: the game should end normally here. "
                                   f"{played.transcript.ended_how}", evidence=evidence)
-    return passed()
+    return Requirement(True)
 
 
 def _dice(count: int) -> str:
@@ -433,7 +434,7 @@ def judge_record(case: RecordCase, played: Played, baseline_ended: bool) -> Requ
                            evidence=evidence)
     if case.content == "<folder>" or case.read_only:
         if played.ended_normally or not baseline_ended:
-            return passed()
+            return Requirement(True)
         return Requirement(False, f"{where}, the record cannot be written. The program must "
                                   "print a warning and carry on with the Major Award; it "
                                   f"must not crash. {played.transcript.ended_how}",
@@ -445,7 +446,7 @@ def judge_record(case: RecordCase, played: Played, baseline_ended: bool) -> Requ
     ok = played.record == case.content if keep else \
         played.record is not None and played.record.strip() == str(hands)
     if ok:
-        return passed()
+        return Requirement(True)
     if keep:
         rule = (f"the record ({old} hands) is not worse than this game's {hands} hands, so "
                 "the file must be left exactly as it was")
@@ -484,7 +485,7 @@ def judge_award(played: Played, answers: list[str] | None) -> list[Requirement]:
                                                     len(played.segments) - 1)),
                 Requirement(False)]
     index = played.oracle_segment
-    asked = passed() if index is not None else Requirement(
+    asked = Requirement(True) if index is not None else Requirement(
         False, f"After the win in hand {played.holds}, the program must ask the player for a "
                "yes/no question with input(); it asked nothing.",
         evidence=played.excerpt(len(played.segments) - 1))
@@ -497,7 +498,7 @@ def judge_award(played: Played, answers: list[str] | None) -> list[Requirement]:
         printed = after.text.strip() or None
         wanted = "an answer (Magic8.ANSWERS could not be read, so any text counts)"
     last = len(played.segments) - 1
-    told = passed() if printed else Requirement(
+    told = Requirement(True) if printed else Requirement(
         False, f"After the question, the program must print the Magic 8 ball's answer: "
                f"{wanted}.", evidence=played.excerpt(last - 1, last))
     return [asked, told]

@@ -1,10 +1,10 @@
 """student-tests: the student's test_project.py on their own code, on the correct reference
 project, and on copies of the reference with one small bug each (the mutations below).
 
-All pytest runs happen in ONE sandboxed process with the student's Python: a tiny runner
-script (written into the run folder) calls pytest.main() once per folder and appends each
-folder's per-test outcomes to a results file. A test that fails on the correct reference does
-not count as catching anything.
+All folders are tested in ONE sandboxed process with the student's Python, in one pytest
+session (``testrunner.py``, copied into the run folder), which appends each folder's per-test
+outcomes to a results file. A test that fails on the correct reference does not count as
+catching anything.
 """
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.engine import pythons
-from graders.engine.harness import Child, prepare_workdir
+from graders.engine.harness import Child, Limits, prepare_workdir, remove_folder
 from graders.engine.rubric import DATA_ROOT
 from graders.engine.session import Session
 from graders.engine.submissions import read_regular_file
-
-from .runner import limits_within, remove_workdir
 
 REFERENCE = DATA_ROOT / "reference" / "poker_dice"
 MODULES = ("project.py", "dice.py", "magic8ball.py")
@@ -60,88 +58,7 @@ MUTATIONS = (
              "Die.setDieValue has no range check (no ValueError for 0 or 7)"),
 )
 
-RUNNER = '''"""Runs test_project.py in several folders, one after another (written by the grader)."""
-import json
-import os
-import signal
-import sys
-
-os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-import pytest  # noqa: E402
-
-RESULTS, FOLDERS = sys.argv[1], sys.argv[2:]
-BASE = os.getcwd()
-
-
-class TestTookTooLong(Exception):
-    """Raised in a test that runs too long."""
-
-
-def _alarm(signum, frame):
-    raise TestTookTooLong("the test used more than %d CPU seconds")
-
-
-class Recorder:
-    """Per-test outcomes, failure texts and collection errors."""
-
-    def __init__(self):
-        self.tests, self.failures, self.errors = {}, {}, []
-
-    def pytest_runtest_logreport(self, report):
-        if report.failed:
-            self.tests[report.nodeid] = "failed"
-            self.failures.setdefault(report.nodeid, str(report.longrepr)[-1500:])
-        elif report.when == "call" or report.skipped:
-            self.tests.setdefault(report.nodeid, report.outcome)
-
-    def pytest_collectreport(self, report):
-        if report.failed:
-            self.errors.append(str(report.longrepr)[-1500:])
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item):
-        # CPU seconds, not real time: a busy machine must not fail a student's test
-        previous = signal.signal(signal.SIGVTALRM, _alarm)
-        signal.setitimer(signal.ITIMER_VIRTUAL, %d)
-        try:
-            yield
-        finally:
-            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-            signal.signal(signal.SIGVTALRM, previous)
-
-
-def forget_modules():
-    for name, module in list(sys.modules.items()):
-        where = getattr(module, "__file__", None) or ""
-        if where.startswith(BASE + os.sep) and os.path.dirname(where) != BASE:
-            del sys.modules[name]
-
-
-for folder in FOLDERS:
-    path = os.path.join(BASE, folder)
-    forget_modules()
-    sys.path.insert(0, path)
-    os.chdir(path)
-    recorder = Recorder()
-    print("\\n===== %%s =====" %% folder, flush=True)
-    try:
-        code = int(pytest.main(["-q", "-p", "no:cacheprovider", "--capture=sys",
-                                "-c", os.path.join(BASE, "kit-pytest.ini"),
-                                "--rootdir", path, "--confcutdir", path, "test_project.py"],
-                               plugins=[recorder]))
-    except BaseException as exc:
-        code = -1
-        recorder.errors.append("%%s: %%s" %% (type(exc).__name__, exc))
-    finally:
-        os.chdir(BASE)
-        while path in sys.path:
-            sys.path.remove(path)
-    line = json.dumps({"folder": folder, "code": code, "tests": recorder.tests,
-                       "failures": dict(list(recorder.failures.items())[:5]),
-                       "errors": recorder.errors[:3]})
-    with open(RESULTS, "a") as handle:
-        handle.write(line + "\\n")
-''' % (PER_TEST_SECONDS, PER_TEST_SECONDS)
+RUNNER = Path(__file__).with_name("testrunner.py")
 
 
 @dataclass
@@ -186,7 +103,7 @@ def mutated(mutation: Mutation) -> dict[str, str] | None:
 
 def prepare(files: dict, evidence: TestEvidence) -> tuple[Path, list[str]]:
     """The base folder with the runner, and one folder per run (own, reference, mutants)."""
-    base = prepare_workdir({}, {"kit_run_tests.py": RUNNER, "kit-pytest.ini": "[pytest]\n"})
+    base = prepare_workdir({"kit_run_tests.py": RUNNER}, {"kit-pytest.ini": "[pytest]\n"})
     tests = files[TEST_FILE]
     own = base / OWN
     own.mkdir()
@@ -214,9 +131,9 @@ def _fill(folder: Path, texts: dict[str, str], tests: Path) -> None:
     shutil.copy2(tests, folder / TEST_FILE)
 
 
-def run_student_tests(files: dict, seconds_left) -> TestEvidence:
+def run_student_tests(submission, budget) -> TestEvidence:
     """pytest on every folder; a second process picks up after one that died or hung."""
-    evidence = TestEvidence()
+    files, evidence = submission.files, TestEvidence()
     if TEST_FILE not in files:
         evidence.missing = True
         return evidence
@@ -225,9 +142,9 @@ def run_student_tests(files: dict, seconds_left) -> TestEvidence:
     try:
         for attempt in range(2):
             waiting = [folder for folder in folders if folder not in evidence.results]
-            if not waiting or seconds_left() < 2:
+            if not waiting or budget.left < 2:
                 break
-            _run(base, results_file, waiting, seconds_left(), evidence)
+            _run(base, results_file, waiting, budget, evidence)
             _read(base / results_file, evidence)
             left = [folder for folder in folders if folder not in evidence.results]
             if left:
@@ -236,16 +153,17 @@ def run_student_tests(files: dict, seconds_left) -> TestEvidence:
             if evidence.results[OWN].code != 0:
                 break                  # the item gets 0 anyway: no need to try the rest
     finally:
-        remove_workdir(base)
+        remove_folder(base)
     return evidence
 
 
-def _run(base: Path, results_file: str, folders: list[str], seconds_left: float,
+def _run(base: Path, results_file: str, folders: list[str], budget,
          evidence: TestEvidence) -> None:
     """One runner process over some folders (questions from input() get end-of-file)."""
-    child = Child(base / "kit_run_tests.py", workdir=base, args=[results_file] + folders,
-                  limits=limits_within(seconds_left, wall=8, idle=PER_TEST_SECONDS + 1.5,
-                                       cpu=12),
+    child = Child(base / "kit_run_tests.py", workdir=base, budget=budget,
+                  args=[results_file, str(PER_TEST_SECONDS)] + folders,
+                  limits=Limits(cpu_seconds=12, stuck_cpu_seconds=PER_TEST_SECONDS + 1.5,
+                                idle_seconds=10),
                   paths=pythons.pure_python_packages("pytest", "_pytest", "pluggy",
                                                      "iniconfig", "packaging"))
     session = Session(child.start())

@@ -1,0 +1,189 @@
+"""Runs a student's test_project.py in several folders in ONE pytest session.
+
+Copied into the run folder as ``kit_run_tests.py`` and run by the student's Python (standard
+library and pytest only). Each folder holds the student's test file and one version of the
+project (the student's own, the correct reference, one broken copy per mutation). Before a
+folder's test module is imported, and before each of its tests runs, the student modules of
+the other folders are taken out of ``sys.modules`` and the folder is put first on the path, so
+every test sees its own folder's project, as if pytest had been run there alone; collecting,
+configuring and importing pytest happen once instead of once per folder.
+
+Usage: kit_run_tests.py RESULTS CPU_SECONDS FOLDER...  One JSON line per folder is appended to
+RESULTS as soon as its last test has run: folder, code (0 all passed, 1 a test failed, 2 the
+file could not be collected, 5 no tests), outcome per test, failure texts, collection errors.
+"""
+import json
+import os
+import signal
+import sys
+import types
+
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+import pytest  # noqa: E402
+
+RESULTS, SECONDS, FOLDERS = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+BASE = os.getcwd()
+OWN = "own"                   # the student's own project: failures told in full
+
+
+class TestTookTooLong(Exception):
+    """Raised in a test that uses more than its CPU seconds."""
+
+
+def _alarm(signum, frame):
+    raise TestTookTooLong("the test used more than %d CPU seconds" % SECONDS)
+
+
+def folder_of(path):
+    """The run folder a node's path or id belongs to."""
+    relative = os.path.relpath(str(path), BASE) if os.path.isabs(str(path)) else str(path)
+    return relative.replace(os.sep, "/").split("/")[0]
+
+
+def rewrite_once():
+    """The test file is the same in every folder: let pytest rewrite its asserts once, and
+    give each folder that code under its own file name (the kit's pytest has _rewrite_test;
+    without it every folder is rewritten, only more slowly)."""
+    try:
+        from _pytest.assertion import rewrite
+        original = rewrite._rewrite_test
+    except (ImportError, AttributeError):
+        return
+    done = {}
+
+    def rewritten(path, config):
+        source = path.read_bytes()
+        if source not in done:
+            done[source] = original(path, config)
+        source_hash, code = done[source]
+        return source_hash, refile(code, str(path))
+
+    rewrite._rewrite_test = rewritten
+
+
+def refile(code, filename):
+    """A code object (and the functions in it) as if compiled from ``filename``."""
+    consts = tuple(refile(const, filename) if isinstance(const, types.CodeType) else const
+                   for const in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+class Folders:
+    """Switches between the folders' projects and records each folder's outcomes."""
+
+    def __init__(self):
+        self.modules = {}             # folder -> the student modules its tests imported
+        self.results = {folder: {"folder": folder, "tests": {}, "failures": {}, "errors": []}
+                        for folder in FOLDERS}
+        self.last_item = {}           # folder -> nodeid of its last test
+        self.current = None
+
+    def enter(self, folder):
+        """Make ``folder``'s project the one that imports see."""
+        if folder == self.current:
+            return
+        for name, module in list(sys.modules.items()):
+            where = getattr(module, "__file__", None) or ""
+            if where.startswith(BASE + os.sep) and os.path.dirname(where) != BASE:
+                del sys.modules[name]
+        sys.modules.update(self.modules.get(folder, {}))
+        path = os.path.join(BASE, folder)
+        sys.path[:] = [path] + [p for p in sys.path if not p.startswith(BASE + os.sep)]
+        os.chdir(path)
+        self.current = folder
+
+    def remember(self, folder):
+        """Keep the modules the folder's test file imported, for its tests."""
+        prefix = os.path.join(BASE, folder) + os.sep
+        self.modules[folder] = {name: module for name, module in sys.modules.items()
+                                if (getattr(module, "__file__", None) or "").startswith(prefix)}
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_make_collect_report(self, collector):
+        if isinstance(collector, pytest.Module):
+            folder = folder_of(collector.path)
+            self.enter(folder)
+            yield
+            self.remember(folder)
+        else:
+            yield
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.result(report.nodeid)["errors"].append(str(report.longrepr)[-1500:])
+
+    def pytest_collection_finish(self, session):
+        for item in session.items:
+            self.last_item[folder_of(item.nodeid)] = item.nodeid
+        for folder in FOLDERS:
+            if folder not in self.last_item:
+                self.finish(folder)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        folder = folder_of(item.nodeid)
+        self.enter(folder)
+        yield
+        if self.last_item.get(folder) == item.nodeid:
+            self.finish(folder)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_call(self, item):
+        # CPU seconds, not real time: a busy machine must not fail a student's test
+        previous = signal.signal(signal.SIGVTALRM, _alarm)
+        signal.setitimer(signal.ITIMER_VIRTUAL, SECONDS)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.signal(signal.SIGVTALRM, previous)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item, call):
+        """Outside the student's own folder only pass or fail matters: a failure is told
+        in one line instead of a formatted traceback (which costs more than the test)."""
+        if folder_of(item.nodeid) == OWN or call.excinfo is None or \
+                call.excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception)):
+            return None
+        return pytest.TestReport(item.nodeid, item.location, {}, "failed",
+                                 call.excinfo.exconly()[-300:], call.when, [], call.duration,
+                                 call.start, call.stop)
+
+    def pytest_runtest_logreport(self, report):
+        result = self.result(report.nodeid)
+        test = report.nodeid.split("::", 1)[-1]
+        if report.failed:
+            result["tests"][test] = "failed"
+            result["failures"].setdefault(test, str(report.longrepr)[-1500:])
+        elif report.when == "call" or report.skipped:
+            result["tests"].setdefault(test, report.outcome)
+
+    def result(self, nodeid):
+        return self.results.setdefault(folder_of(nodeid), {"folder": folder_of(nodeid),
+                                                           "tests": {}, "failures": {},
+                                                           "errors": []})
+
+    def finish(self, folder):
+        """Append the folder's line to the results file."""
+        result = self.results[folder]
+        outcomes = result["tests"].values()
+        result["code"] = (1 if "failed" in outcomes else 0) if outcomes else \
+            (2 if result["errors"] else 5)
+        result["failures"] = dict(list(result["failures"].items())[:5])
+        result["errors"] = result["errors"][:3]
+        with open(os.path.join(BASE, RESULTS), "a") as handle:
+            handle.write(json.dumps(result) + "\n")
+
+
+if __name__ == "__main__":
+    folders = Folders()
+    rewrite_once()
+    try:
+        pytest.main(["-q", "-p", "no:cacheprovider", "--capture=sys", "--tb=short",
+                     "--import-mode=importlib", "--continue-on-collection-errors",
+                     "-c", os.path.join(BASE, "kit-pytest.ini"), "--rootdir", BASE,
+                     "--confcutdir", BASE]
+                    + [os.path.join(folder, "test_project.py") for folder in FOLDERS],
+                    plugins=[folders])
+    finally:
+        os.chdir(BASE)
