@@ -141,6 +141,8 @@ def main() -> None:
     print(f"1. one grade command (reference, median of 5): {one:.2f} s   [target <= 1 s]")
     hilo = single("reference/hilo", assignment="hilo")
     print(f"   HiLo: {hilo:.2f} s   [target <= 1 s]")
+    poker_dice = single("reference/poker_dice", assignment="poker_dice")
+    print(f"   Poker Dice: {poker_dice:.2f} s   [target <= 2 s]")
     seconds, count = folder(40)
     print(f"2. grade-all, {count} submissions: {seconds:.1f} s = {seconds / count:.2f} s each "
           f"(200 would take ~{seconds / count * 200:.0f} s)   [target <= 0.5 s each]")
