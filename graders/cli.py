@@ -130,35 +130,57 @@ def _grade_item(args, rubric: Rubric) -> int:
     if args.item not in {item.id for item in rubric.items}:
         raise UsageError(f"{rubric.assignment} has no item {args.item!r} (its items: "
                          f"{', '.join(item.id for item in rubric.items)})")
-    submission = _one(rubric, args.path)
-    store = Path(args.json) if args.json else classroom.STORE
-    digest = classbook.submission_hash(submission)
-    data = classroom.stored(store, digest)
-    if data is None:
-        if submission.found:
-            _isolation()
-            started = time.monotonic()
-            (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
-                                   quiet=not args.verbose)
-            report.execution_time = time.monotonic() - started
-        else:
-            report = reports.unusable_report(rubric, submission.student,
-                                             submission.missing_why, submission.notes,
-                                             submission.problems)
-        folder = Path(args.out) / rubric.assignment / submission.student
-        reports.write_submission(report, folder, store)
-        classroom.store(store, digest)
-        data = json.loads(store.read_text(encoding="utf-8"))
+    try:
+        data = _item_results(args, rubric)
+    except Exception as exc:
+        # the reporter still needs this step's result: 0, saying the grading failed
+        if args.format == "classroom":
+            _hand_to_reporter(classroom.error_result(rubric.item(args.item), exc))
+        raise
     result, full = classroom.item_result(data, args.item)
     test = result["tests"][0]
     print(f"{test['name']}: {test['score']:g} / {result['max_score']:g}"
           + (" (full marks)" if full else ""))
     if not full:
         print(test["message"])
-    if args.format == "classroom" and os.environ.get("GITHUB_OUTPUT"):
+    if args.format == "classroom":
+        _hand_to_reporter(result)
+    return 0 if full else NOT_FULL_MARKS
+
+
+def _item_results(args, rubric: Rubric) -> dict:
+    """The kit's results of the submission at args.path: stored by an earlier step for the
+    same files, or graded now (and stored); a path that does not exist scores 0."""
+    target = Path(args.path)
+    if not target.exists() and not target.is_symlink():
+        why = f"nothing was submitted ({args.path} does not exist)"
+        return reports.results_json(reports.unusable_report(rubric, "submission", why))
+    submission = _one(rubric, args.path)
+    store = Path(args.json) if args.json else classroom.STORE
+    digest = classbook.submission_hash(submission)
+    data = classroom.stored(store, digest)
+    if data is not None:
+        return data
+    if submission.found:
+        _isolation()
+        started = time.monotonic()
+        (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
+                               quiet=not args.verbose)
+        report.execution_time = time.monotonic() - started
+    else:
+        report = reports.unusable_report(rubric, submission.student, submission.missing_why,
+                                         submission.notes, submission.problems)
+    folder = Path(args.out) / rubric.assignment / submission.student
+    reports.write_submission(report, folder, store)
+    classroom.store(store, digest)
+    return json.loads(store.read_text(encoding="utf-8"))
+
+
+def _hand_to_reporter(result: dict) -> None:
+    """GitHub Classroom: the step's ``result`` output, which the grading reporter reads."""
+    if os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as handle:
             handle.write(f"result={classroom.encoded(result)}\n")
-    return 0 if full else NOT_FULL_MARKS
 
 
 def cmd_check(args) -> int:

@@ -265,6 +265,24 @@ def test_classroom_steps_on_a_broken_submission(classroom_export, tmp_path):
     assert sum(t["score"] for _, r in outcomes.values() for t in r["tests"]) == 0
 
 
+def test_classroom_steps_on_an_empty_repository(classroom_export, tmp_path):
+    """No a5.py at all: every step still hands the reporter a result (0) and fails."""
+    steps, _ = classroom_steps(classroom_export)
+    (tmp_path / "notes.txt").write_text("my program is on my laptop\n")
+    outcomes = run_steps(steps[:6], tmp_path)
+    assert outcomes and all(status == 3 for status, _ in outcomes.values())
+    assert all(r["tests"][0]["score"] == 0 and "a5.py" in r["tests"][0]["message"]
+               for _, r in outcomes.values())
+
+
+def test_classroom_grader_failure_is_an_error_result():
+    from graders.platforms.classroom import error_result
+    result = error_result(RUBRIC.item("chips"), RuntimeError("disk full"))
+    schema("classroom_runner").validate(result)
+    assert result["status"] == "error" and result["max_score"] == 1
+    assert "not a verdict" in result["tests"][0]["message"]
+
+
 def test_classroom_item_keeps_partial_credit(tmp_path):
     """A step hands the reporter the item's own score, a fraction of its points included."""
     from graders.platforms.classroom import item_result

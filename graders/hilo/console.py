@@ -86,6 +86,7 @@ BROKE = Plan("empty purse", ("60", "40"), (
     Deal((card(12, "Clubs"), card(5, "Diamonds")), True, "double"),
     Deal((card(1, "Spades"), card(8, "Hearts")), False)))
 PLANS = (BETS, CHAIN, BROKE)
+PUBLIC = (BETS,)                 # the students' self-check plays this one only
 
 
 @dataclass

@@ -65,6 +65,16 @@ def item_result(data: dict, item_id: str) -> tuple[dict, bool]:
     return result, full
 
 
+def error_result(item, error: Exception) -> dict:
+    """The runner result of an item whose grading failed: 0, status "error"."""
+    message = (f"The grader failed ({type(error).__name__}: {error}); this is not a verdict "
+               "on your program: tell your instructor.")
+    return {"version": 1, "status": "error", "max_score": item.points,
+            "tests": [{"name": f"{item.id}: {item.title}", "status": "error", "score": 0,
+                       "message": message[:2_000], "test_code": f"gradekit grade {item.id}",
+                       "filename": "", "line_no": 0, "execution_time": "0"}]}
+
+
 def encoded(result: dict) -> str:
     """The runner result as the reporter reads it (base64 of its JSON)."""
     return base64.b64encode(json.dumps(result).encode("utf-8")).decode("ascii")
