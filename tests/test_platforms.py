@@ -86,6 +86,11 @@ def test_gradescope_zip_holds_setup_run_and_only_this_assignment(gradescope_zip)
     assert not [n for n in names if n.startswith("kit/reference/")]
     assert not [n for n in names if n.startswith(("kit/graders/hilo/", "kit/assignments/hilo"))]
     assert "3.11" in setup and "deadsnakes" in setup and "bubblewrap" in setup
+    with zipfile.ZipFile(gradescope_zip) as archive:
+        for script in ("setup.sh", "run_autograder"):        # both parse as bash
+            checked = subprocess.run(["bash", "-n"], input=archive.read(script).decode(),
+                                     capture_output=True, text=True)
+            assert checked.returncode == 0, checked.stderr
 
 
 def test_gradescope_correct_submission(gradescope_zip, tmp_path):
