@@ -68,8 +68,8 @@ def games_check(item: str):
         if any(run.grader_problem for run in runs):
             result.note("A game was stopped by a safety limit of the grader; it is not "
                         "counted here.")
-        result.note("The grader played two games with loaded dice:\n" +
-                    "\n".join(f"- {run.plan.describe()}" for run in runs))
+        result.note("The grader played two games with loaded dice: " +
+                    " and ".join(f"'{name}'" for name in games.PLANS) + ".")
         score(result, judged.get(item, []), "things checked in the games",
               not_judged="The games never reached anything this item checks.")
     return check

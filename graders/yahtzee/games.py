@@ -52,11 +52,6 @@ class Plan:
     name: str
     rounds: tuple[Round, ...]
 
-    def describe(self) -> str:
-        """One line for the feedback."""
-        return f"{self.name}: options chosen in this order: " + \
-            ", ".join(rules.OPTIONS[r.option - 1] for r in self.rounds) + "."
-
 
 def load_plans(path: Path = Path(__file__).with_name("plans.toml")) -> dict[str, Plan]:
     """The games of plans.toml (data an instructor may edit), by name."""
@@ -127,18 +122,20 @@ def kind_of(asked: str, expected: str, menu: bool = False) -> str:
     return expected if keep and option else "keep" if keep else "option"
 
 
+KEEP_RULE = "The letters a to e (any case, repeats and other characters ignored) keep their " \
+    "dice; every other die is thrown again."
+OPTION_RULE = "A used option, a number outside 1 to 13 or a word is refused and asked again; " \
+    "an open option is taken."
+
+
 @dataclass
 class GameRun:
     plan: Plan
-    keeps: list[tuple] = field(default_factory=list)     # (round, typed, expected, shown,
-    #                                                       refused: asked again, no throw)
-    throws: list[tuple] = field(default_factory=list)    # (round, keep questions, kept all)
-    refusals: list[tuple] = field(default_factory=list)  # (round, typed, refused, must be)
+    found: list[tuple] = field(default_factory=list)     # (item, Requirement) seen in play
     rounds: list[tuple] = field(default_factory=list)    # (option, dice, options before)
     answers: list[int] = field(default_factory=list)     # the round of each answer typed
     tail: str = ""                                       # from the last option taken on
     ended: bool = False
-    beyond: bool = False                                 # dice thrown after round 13
     problem: str | None = None
     grader_problem: bool = False
     transcript: object = None
@@ -162,7 +159,13 @@ class Player:
         self.model = self.planned = list(plan.rounds[0].first)   # as shown; in plan order
         self.expected: list[int] | None = None        # the dice after the last keep answer
         self.pending: tuple | None = None             # (typed, must refuse) of an option
-        self.drawn, self.text, self.last_typed = 0, "", ""
+        self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
+
+    def found(self, item: str, ok: bool, case: str, expected: str, actual: str, why: str):
+        """A requirement of this round (its transcript is added at the end)."""
+        self.run.found.append((item, Requirement(bool(ok), f"Game '{self.plan.name}', round "
+                                                 f"{self.round + 1}{case}", expected, actual,
+                                                 why, self.round, self.round, TRANSCRIPT)))
 
     def type(self, typed: str, counted: bool = True) -> None:
         """Answer; a counted answer starts a new stretch of output and draws."""
@@ -184,13 +187,11 @@ class Player:
     def step(self, asked: str, drew: bool) -> bool:
         """Answer one prompt; False to stop the game."""
         if self.round >= len(self.plan.rounds) and self.pending is None:
-            if drew or kind_of(asked, "other") == "keep":
-                self.run.beyond = True
-                self.session.stop("a 14th round began after all 13 options were used")
-                return False
             self.after += 1
-            if self.after > MAX_AFTER:
-                self.session.stop("the game asked more questions after the last round")
+            if drew or kind_of(asked, "other") == "keep" or self.after > MAX_AFTER:
+                self.session.stop("a 14th round began after all 13 options were used" if
+                                  self.after == 1 else "the game asked more questions after "
+                                  "the last round")
                 return False
             self.run.answers.append(self.round)
             self.session.answer("enter" if kind_of(asked, "other") == "enter" else "no")
@@ -203,6 +204,7 @@ class Player:
                 return self.step(asked, drew)
             kind = kind_of(asked, "keep") if taken else "option"
         if kind in ("enter", "name"):
+            self.moved_on = self.pending is not None     # a pause after an option: taken
             self.type("Sam" if kind == "name" else "", counted=False)
             return True
         return self.keep(drew) if kind == "keep" else self.option()
@@ -210,12 +212,18 @@ class Player:
     def judge_keep(self, drew: bool) -> bool:
         """The dice shown after a keep answer; False when the question came again without a
         throw (the answer was refused)."""
-        shown = read_dice(self.text, self.expected, not kept(self.last_typed))
+        typed, expected = self.last_typed, self.expected
+        shown = read_dice(self.text, expected, not kept(typed))
+        case = f": «{typed}» typed at the keep question"
         if shown is None and not drew:
-            self.run.keeps.append((self.round, self.last_typed, self.expected, None, True))
+            self.found("keep-dice", False, case, dice_text(expected), "the question asked "
+                       "again", KEEP_RULE)
             return False
-        self.run.keeps.append((self.round, self.last_typed, self.expected, shown, False))
-        self.model, self.expected = shown or self.expected, None
+        if shown is not None:
+            self.found("keep-dice", shown == expected or (not kept(typed) and sorted(shown) ==
+                                                          sorted(expected)),
+                       case, dice_text(expected), dice_text(shown), KEEP_RULE)
+        self.model, self.expected = shown or expected, None
         return True
 
     def keep(self, drew: bool) -> bool:
@@ -237,12 +245,14 @@ class Player:
     def option(self) -> bool:
         if self.expected is not None and self.pending is None:
             self.judge_keep(True)
-        if not any(entry[0] == self.round for entry in self.run.throws):
-            self.run.throws.append((self.round, self.keeps, self.all_kept))
+        if self.pending is None and self.tried == 0:
+            self.found("three-throws", self.keeps == 2 or (self.keeps == 1 and self.all_kept),
+                       "", "a keep question after throws 1 and 2, then the options",
+                       f"{self.keeps} keep question(s)", "A round has three throws.")
         plan, following = self.plan.rounds[self.round], self.plan.rounds[self.round + 1:]
         refused = self.tried < len(plan.refused)
         typed = plan.refused[self.tried] if refused else str(plan.option)
-        self.tried += refused
+        self.tried += 1
         self.dice.load(list(following[0].first) if following else [])
         self.pending = (typed, refused)
         self.type(typed)
@@ -252,7 +262,9 @@ class Player:
         """The verdict on the last option answer; returns whether it was taken."""
         (typed, must_refuse), self.pending = self.pending, None
         if must_refuse or not taken:
-            self.run.refusals.append((self.round, typed, not taken, must_refuse))
+            self.found("options-used-up", taken != must_refuse, f": «{typed}» typed at the "
+                       "option question", "refused, and asked again" if must_refuse else
+                       "taken", "taken" if taken else "refused", OPTION_RULE)
         if not taken:
             return False
         option = rules.OPTIONS[int(typed) - 1] if typed in map(str, range(1, 14)) else None
@@ -270,13 +282,15 @@ class Player:
             transcript.outcome.get("status") in ("finished", "exit") and \
             transcript.outcome.get("code", 0) in (0, None)
         if self.pending is not None:
-            self.settle(run.ended)
+            self.settle(run.ended or self.moved_on)
         answers = [mark.pos for mark in transcript.marks if mark.kind == "answer"]
         last = max((at for at, number in enumerate(run.answers)
                     if number == len(run.rounds) - 1), default=len(answers))
         run.tail = transcript.text[answers[last]:] if last < len(answers) else ""
         run.grader_problem = bool(transcript.outcome.get("grader_problem"))
         run.problem, run.transcript = None if run.ended else transcript.ended_how, transcript
+        for _, requirement in run.found:
+            requirement.evidence = run.excerpt(requirement.evidence)
 
 
 def play(target: Path, workdir: Path, plan: Plan, limits) -> GameRun:
@@ -321,32 +335,12 @@ def judge(runs: list[GameRun], fixed: dict) -> dict[str, list[Requirement]]:
         judged.setdefault(item, []).append(Requirement(bool(ok), case, expected, actual, why,
                                                        size, evidence, TRANSCRIPT))
     for run in runs:
-        game = f"Game '{run.plan.name}', round"
-        for number, typed, expected, shown, refused in run.keeps:
-            if expected is not None and (shown is not None or refused):
-                right = shown == expected or (not kept(typed) and sorted(shown or []) ==
-                                              sorted(expected))
-                add("keep-dice", right and not refused, f"{game} {number + 1}: «{typed}» "
-                    "typed at the keep question", dice_text(expected), "the question "
-                    "asked again" if refused else dice_text(shown), "The letters a to e "
-                    "(any case, repeats and other characters ignored) keep their dice; every "
-                    "other die is thrown again.", number, run.excerpt(number))
-        for number, asked, all_kept in run.throws:
-            add("three-throws", asked == 2 or (asked == 1 and all_kept), f"{game} {number + 1}",
-                "a keep question after throws 1 and 2, then the options",
-                f"{asked} keep question(s)", "A round has three throws.", number,
-                run.excerpt(number))
-        for number, typed, refused, must in run.refusals:
-            add("options-used-up", refused == must, f"{game} {number + 1}: «{typed}» typed at "
-                "the option question", "refused, and asked again" if must else "taken",
-                "refused" if refused else "taken", "A used option, a number outside 1 to 13 "
-                "or a word is refused and asked again; an open option is taken.", number,
-                run.excerpt(number))
+        for item, requirement in run.found:
+            judged.setdefault(item, []).append(requirement)
         if not run.grader_problem:
             add("thirteen-rounds", len(run.rounds) == 13 and run.ended,
                 f"Game '{run.plan.name}'", "13 rounds, then the end of the game",
-                f"{len(run.rounds)} rounds; " + ("a 14th began" if run.beyond else
-                                                 run.problem or "then the game ended"),
+                f"{len(run.rounds)} rounds; " + (run.problem or "then the game ended"),
                 "A game has 13 rounds.", 0, run.excerpt())
         if run.ended and not run.grader_problem:
             judge_table(run, add, fixed)

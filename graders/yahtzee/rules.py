@@ -86,11 +86,12 @@ def final_scores(history) -> tuple[int, int, int, int]:
     return upper, 35 if upper >= 63 else 0, lower, bonus
 
 
+ITEMS = dict.fromkeys(UPPER + ("Chance",), "upper-section") | dict.fromkeys(
+    ("Three Of A Kind", "Four Of A Kind", "Yahtzee"), "of-a-kind") | {
+    "Full House": "full-house", "Small Straight": "straights", "Large Straight": "straights"}
+
+
 def item_of(option: str, dice=()) -> str:
     """The rubric item of a score in this option (a Yahtzee scored as a Full House or a
     straight is the joker's, whether the joker applies or not)."""
-    if option in JOKER_OPTIONS and dice and is_yahtzee(dice):
-        return "joker"
-    return {"Full House": "full-house", "Small Straight": "straights",
-            "Large Straight": "straights"}.get(option, "upper-section" if option in UPPER or
-                                               option == "Chance" else "of-a-kind")
+    return "joker" if option in JOKER_OPTIONS and dice and is_yahtzee(dice) else ITEMS[option]
