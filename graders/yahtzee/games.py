@@ -128,17 +128,21 @@ OPTION_RULE = "A used option, a number outside 1 to 13 or a word is refused and 
     "an open option is taken."
 
 
-@dataclass
-class GameRun:
-    plan: Plan
-    found: list[tuple] = field(default_factory=list)     # (item, Requirement) seen in play
-    rounds: list[tuple] = field(default_factory=list)    # (option, dice, options before)
-    answers: list[int] = field(default_factory=list)     # the round of each answer typed
-    tail: str = ""                                       # from the last option taken on
-    ended: bool = False
-    problem: str | None = None
-    grader_problem: bool = False
-    transcript: object = None
+class Game:
+    """One game of a plan: answers each prompt, and records what the program did."""
+
+    def __init__(self, plan: Plan, session: Session, dice: ScriptedDice):
+        self.plan, self.session, self.dice = plan, session, dice
+        self.found: list[tuple] = []          # (item, Requirement) seen while playing
+        self.rounds: list[tuple] = []         # (option taken, its dice, the options before)
+        self.answers: list[int] = []          # the round of each answer typed
+        self.tail, self.ended, self.problem, self.grader_problem = "", False, None, False
+        self.transcript = None
+        self.round, self.keeps, self.all_kept, self.tried, self.after = 0, 0, False, 0, 0
+        self.model = self.planned = list(plan.rounds[0].first)   # as shown; in plan order
+        self.expected: list[int] | None = None        # the dice after the last keep answer
+        self.pending: tuple | None = None             # (typed, must refuse) of an option
+        self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
 
     def excerpt(self, number: int | None = None) -> str:
         """The transcript of one round, or of the end of the game."""
@@ -149,32 +153,20 @@ class GameRun:
         start = marks[mine[0] - 1] + 1 if mine[0] else 0
         return self.transcript.render(start=start, end=marks[mine[-1]], max_lines=60)
 
-
-class Player:
-    """Plays one plan: answers each prompt and records what the game did."""
-
-    def __init__(self, plan: Plan, session: Session, dice: ScriptedDice):
-        self.plan, self.session, self.dice, self.run = plan, session, dice, GameRun(plan)
-        self.round, self.keeps, self.all_kept, self.tried, self.after = 0, 0, False, 0, 0
-        self.model = self.planned = list(plan.rounds[0].first)   # as shown; in plan order
-        self.expected: list[int] | None = None        # the dice after the last keep answer
-        self.pending: tuple | None = None             # (typed, must refuse) of an option
-        self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
-
-    def found(self, item: str, ok: bool, case: str, expected: str, actual: str, why: str):
+    def record(self, item: str, ok: bool, case: str, expected: str, actual: str, why: str):
         """A requirement of this round (its transcript is added at the end)."""
-        self.run.found.append((item, Requirement(bool(ok), f"Game '{self.plan.name}', round "
-                                                 f"{self.round + 1}{case}", expected, actual,
-                                                 why, self.round, self.round, TRANSCRIPT)))
+        case = f"Game '{self.plan.name}', round {self.round + 1}{case}"
+        self.found.append((item, Requirement(bool(ok), case, expected, actual, why,
+                                             self.round, self.round, TRANSCRIPT)))
 
     def type(self, typed: str, counted: bool = True) -> None:
         """Answer; a counted answer starts a new stretch of output and draws."""
-        self.run.answers.append(self.round)
+        self.answers.append(self.round)
         if counted:
             self.drawn, self.text = len(self.dice.draws), ""
         self.session.type(typed)
 
-    def play(self) -> GameRun:
+    def play(self) -> "Game":
         while (prompt := self.session.wait()) is not None:
             self.text += self.session.output_since_answer()
             lines = [line for line in prompt.context.splitlines() if re.search("[A-Za-z]", line)]
@@ -182,7 +174,7 @@ class Player:
             if not self.step(asked, len(self.dice.draws) > self.drawn):
                 break
         self.finish()
-        return self.run
+        return self
 
     def step(self, asked: str, drew: bool) -> bool:
         """Answer one prompt; False to stop the game."""
@@ -193,7 +185,7 @@ class Player:
                                   self.after == 1 else "the game asked more questions after "
                                   "the last round")
                 return False
-            self.run.answers.append(self.round)
+            self.answers.append(self.round)
             self.session.answer("enter" if kind_of(asked, "other") == "enter" else "no")
             return True
         kind = kind_of(asked, "option" if self.keeps >= 2 else "keep",
@@ -216,13 +208,13 @@ class Player:
         shown = read_dice(self.text, expected, not kept(typed))
         case = f": «{typed}» typed at the keep question"
         if shown is None and not drew:
-            self.found("keep-dice", False, case, dice_text(expected), "the question asked "
-                       "again", KEEP_RULE)
+            self.record("keep-dice", False, case, dice_text(expected),
+                        "the question asked again", KEEP_RULE)
             return False
         if shown is not None:
-            self.found("keep-dice", shown == expected or (not kept(typed) and sorted(shown) ==
-                                                          sorted(expected)),
-                       case, dice_text(expected), dice_text(shown), KEEP_RULE)
+            right = shown == expected or (not kept(typed) and sorted(shown) == sorted(expected))
+            self.record("keep-dice", right, case, dice_text(expected), dice_text(shown),
+                        KEEP_RULE)
         self.model, self.expected = shown or expected, None
         return True
 
@@ -246,9 +238,9 @@ class Player:
         if self.expected is not None and self.pending is None:
             self.judge_keep(True)
         if self.pending is None and self.tried == 0:
-            self.found("three-throws", self.keeps == 2 or (self.keeps == 1 and self.all_kept),
-                       "", "a keep question after throws 1 and 2, then the options",
-                       f"{self.keeps} keep question(s)", "A round has three throws.")
+            self.record("three-throws", self.keeps == 2 or (self.keeps == 1 and self.all_kept),
+                        "", "a keep question after throws 1 and 2, then the options",
+                        f"{self.keeps} keep question(s)", "A round has three throws.")
         plan, following = self.plan.rounds[self.round], self.plan.rounds[self.round + 1:]
         refused = self.tried < len(plan.refused)
         typed = plan.refused[self.tried] if refused else str(plan.option)
@@ -262,14 +254,13 @@ class Player:
         """The verdict on the last option answer; returns whether it was taken."""
         (typed, must_refuse), self.pending = self.pending, None
         if must_refuse or not taken:
-            self.found("options-used-up", taken != must_refuse, f": «{typed}» typed at the "
-                       "option question", "refused, and asked again" if must_refuse else
-                       "taken", "taken" if taken else "refused", OPTION_RULE)
+            self.record("options-used-up", taken != must_refuse, f": «{typed}» typed at the "
+                        "option question", "refused, and asked again" if must_refuse else
+                        "taken", "taken" if taken else "refused", OPTION_RULE)
         if not taken:
             return False
         option = rules.OPTIONS[int(typed) - 1] if typed in map(str, range(1, 14)) else None
-        self.run.rounds.append((option, self.model,
-                                [entry[0] for entry in self.run.rounds if entry[0]]))
+        self.rounds.append((option, self.model, [entry[0] for entry in self.rounds]))
         self.round, self.keeps, self.tried, self.expected = self.round + 1, 0, 0, None
         self.all_kept = False
         if self.round < len(self.plan.rounds):
@@ -277,7 +268,7 @@ class Player:
         return True
 
     def finish(self) -> None:
-        run, transcript = self.run, self.session.transcript
+        run, transcript = self, self.session.transcript
         run.ended = not transcript.crashed and not self.session.gave_up and \
             transcript.outcome.get("status") in ("finished", "exit") and \
             transcript.outcome.get("code", 0) in (0, None)
@@ -293,13 +284,13 @@ class Player:
             requirement.evidence = run.excerpt(requirement.evidence)
 
 
-def play(target: Path, workdir: Path, plan: Plan, limits) -> GameRun:
+def play(target: Path, workdir: Path, plan: Plan, limits) -> Game:
     """Play one plan in a terminal."""
     dice = ScriptedDice(plan.rounds[0].first)
     session = Session.start(target, workdir, policy=dice, limits=limits)
     session.max_prompts, session.max_repeats = MAX_PROMPTS, MAX_REPEATS
     try:
-        return Player(plan, session, dice).play()
+        return Game(plan, session, dice).play()
     finally:
         session.close()
 
@@ -326,7 +317,7 @@ def read_table(tail: str) -> tuple[dict, dict]:
     return rows, sections
 
 
-def judge(runs: list[GameRun], fixed: dict) -> dict[str, list[Requirement]]:
+def judge(runs: list[Game], fixed: dict) -> dict[str, list[Requirement]]:
     """Every requirement the games showed, by rubric item (``fixed``: the points the student
     gives a real Full House and straights, which a joker may give too)."""
     judged: dict[str, list[Requirement]] = {}
@@ -351,7 +342,7 @@ def dice_text(dice) -> str:
     return " ".join(map(str, dice)) if dice else "no dice the grader could read"
 
 
-def judge_table(run: GameRun, add, fixed: dict) -> None:
+def judge_table(run: Game, add, fixed: dict) -> None:
     """Each row under its option's item; the sums and total from the rows shown; the bonuses
     from the sums shown."""
     rows, sections = read_table(run.tail)
