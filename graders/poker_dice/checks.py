@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from graders.engine.calls import LoadReport
 from graders.engine.readability import Settings
 from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, score
@@ -95,7 +96,10 @@ class Runs:
 
     def payout(self):
         """roll -> (value, description) by the student's calculateScore, else the kit's."""
-        table = self.payouts.result()
+        try:
+            table = self.payouts.result(timeout=self.budget.wall_seconds)
+        except TimeoutError:             # the function child never ran: the kit's payouts
+            table = {}
         return lambda roll: table.get(tuple(roll)) or rules.calculateScore(roll)
 
     def playable(self) -> bool:
@@ -169,10 +173,13 @@ def tell_loading(result, notes, evidence: functions.Evidence) -> None:
     """Once, under calculateScore: top-level statements of project.py that failed or asked
     questions when it was imported, and modules replaced by stand-ins (a TA looks at those:
     a stand-in may change what a function does)."""
-    said, stubbed = diagnose.load_story(evidence.load)
+    loaded = LoadReport.from_report(evidence.load)
+    said, stubbed = loaded.what_happened(), loaded.stubbed_modules
     if said:
+        advice = "\nCode at the top level runs when the file is imported: ask questions " \
+                 f"only inside functions, and {diagnose.MAIN_GUARD}" if loaded.asked else ""
         result.note("When the grader imported project.py to call its functions:\n"
-                    + "\n".join(f"- {sentence}" for sentence in said)
+                    + "\n".join(f"- {sentence}" for sentence in said) + advice
                     + "\nThe functions were still called; a function that needs what was "
                       "skipped fails its own items.")
     if stubbed:

@@ -160,25 +160,3 @@ def run_problem(outcome: dict, brief: bool = False) -> str | None:
         cause = short_cause(error)
         return f"{cause[:1].upper()}{cause[1:]}: see help for the details."
     return import_problem(error)
-
-
-def load_story(load: dict, file: str = "project.py") -> tuple[list[str], list[str]]:
-    """What happened when the grader imported ``file`` for the function calls (the engine
-    loads it one top-level statement at a time and skips what fails): sentences about the
-    statements that failed or asked questions, and the modules replaced by stand-ins."""
-    said = []
-    for problem in (load or {}).get("problems") or []:
-        where = f"line {problem.get('line')} ({problem.get('statement', '')[:60]})"
-        error = problem.get("error")
-        if error is None:
-            said.append(f"{where} asked {problem.get('asked')} question(s) while the file was "
-                        f"imported: code at the top level runs at import, so "
-                        f"{MAIN_GUARD}.")
-        elif problem.get("traceback"):
-            said.append(f"{where} failed, so the grader skipped it: "
-                        f"{import_problem(problem['traceback'], file)}")
-        else:
-            said.append(f"{where} failed ({error}: {tidy(problem.get('message', ''))}), so "
-                        "the grader skipped it.")
-    stubbed = sorted({name.partition(".")[0] for name in (load or {}).get("stubbed") or []})
-    return said, stubbed
