@@ -31,7 +31,8 @@ AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
 def reports(tmp_path_factory):
     """Every fixture graded in one run: student name -> its report."""
     built = tmp_path_factory.mktemp("yahtzee-mutants")
-    folders = {"reference": REFERENCE, "template": TEMPLATE}
+    folders = {"reference": REFERENCE, "template": TEMPLATE,
+               "broken-syntax_error": FIXTURES / "broken" / "syntax_error"}
     folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
     folders.update({f"mutant-{name}": path
                     for name, path in mutants.build("yahtzee", built).items()})
@@ -80,6 +81,13 @@ def test_each_mutant_loses_exactly_its_item(graded, mutant):
 def test_the_template_scores_nothing_automatic(graded):
     assert all(graded["template"][item].score == 0 for item in AUTOMATIC)
     assert graded["template"]["readability"].score == 0
+
+
+def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
+    for item in AUTOMATIC:
+        verdict = graded["broken-syntax_error"][item]
+        assert verdict.score == 0, item
+        assert "could not be imported" in item_text(verdict), item
 
 
 def test_feedback_names_the_smallest_wrong_throw(graded):

@@ -62,7 +62,10 @@ def games_check(item: str):
     """The check of an item in the two games."""
     @pytest.mark.item(item)
     def check(result, gathered):
-        _, judged, runs = gathered
+        calls, judged, runs = gathered
+        if calls.import_error:
+            result.fail("Not tested: your file could not be imported ("
+                        f"{calls.import_error.strip().splitlines()[-1]}).")
         if None in runs:
             result.not_judged("The time budget ran out before every game was played.")
         if any(run.grader_problem for run in runs):

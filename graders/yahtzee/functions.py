@@ -57,17 +57,15 @@ class Evidence:
 def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
     """An is_ function, or calculate_score for one option with an empty history."""
     function = name if name.startswith("is_") else "calculate_score"
+    inputs, reference = (rolls, getattr(rules, name)) if function == name else \
+        ([(roll, name, {}) for roll in rolls], rules.score)
 
     def judge(item, entry, expected):
         """A right answer passes at once; a wrong one is worded by the engine."""
         if "error" not in entry and same(entry.get("v"), expected):
             return None
         return default_judge(function, item, entry, expected, lambda *_: RULE[name])
-    if function == name:
-        return exhaustive(calls, name, rolls, getattr(rules, name), stop_at_zero=True,
-                          judge=judge)
-    return exhaustive(calls, function, [(roll, name, {}) for roll in rolls], rules.score,
-                      stop_at_zero=True, judge=judge)
+    return exhaustive(calls, function, inputs, reference, stop_at_zero=True, judge=judge)
 
 
 def without(number: int) -> list[int]:

@@ -1,14 +1,11 @@
-"""Whole games in a terminal with loaded dice, and how they are judged.
+"""Whole games in a terminal with loaded dice (plans.toml), and how they are judged.
 
-A :class:`Plan` gives each round's first throw, the letters typed at the two keep questions
-(with the face every die thrown again shows) and the option typed. As all dice thrown again
-at once show one face, it comes out the same whether a program throws only the dice not kept
-or throws five and puts the kept ones back. The grader reads the dice shown after every
-throw; when a program throws in another order, the letters follow the values the plan keeps.
-
-Prompts are told apart by their wording (keep, option, Enter, a name), a list of options
-above them, and else the round's state: two keep questions, then the option. An option
-answer was taken when dice were thrown before the next question or the game ended.
+All dice thrown again at once show one face, so a plan comes out the same whether a program
+throws only the dice not kept or throws five and puts the kept ones back; the dice shown are
+read after every throw, and when a program throws in another order the letters typed follow
+the values the plan keeps. Prompts are told apart by their wording, a list of options above
+them, else the round's state (two keep questions, then the option). An option answer was
+taken when dice were thrown before the next question, or the game moved on or ended.
 """
 from __future__ import annotations
 
