@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from collections import namedtuple
 from pathlib import Path
 
 from graders.engine.draws import ScriptedDice
@@ -23,8 +23,8 @@ from . import rules
 
 KEEP_WORDS = re.compile(r"keep|hold|letter|re-?roll|a\s*-\s*e\b|which dice|throw again", re.I)
 OPTION_WORDS = re.compile(r"option|categor|\bbox\b|1\s*-\s*13|number", re.I)
-ENTER, NAME = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I), re.compile(r"\bname\b",
-                                                                                  re.I)
+ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
+NAME = re.compile(r"\bname\b", re.I)
 DIE, NUMBER = re.compile(r"(?<![\d.])[1-6](?![\d.])"), re.compile(r"-?\d+")
 # a line naming an option is a menu or a score, not dice ("Yahtzee" is also a title)
 MENU_LINE = re.compile("|".join(r"\b" + name.replace(" ", r"\s+") + r"\b"
@@ -36,18 +36,10 @@ MAX_PROMPTS, MAX_AFTER, MAX_REPEATS = 160, 3, 4
 TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice it loaded)"
 
 
-@dataclass(frozen=True)
-class Round:
-    first: tuple[int, ...]
-    keeps: tuple[tuple[str, tuple[int, ...]], ...]   # (letters typed, faces thrown again)
-    option: int                                      # 1..13, typed after the refused ones
-    refused: tuple[str, ...] = ()                    # typed first; each must be refused
-
-
-@dataclass(frozen=True)
-class Plan:
-    name: str
-    rounds: tuple[Round, ...]
+Plan = namedtuple("Plan", "name rounds")
+# a round: its first throw, two (letters typed, faces thrown again), the option typed (1..13)
+# after the answers it must refuse (see plans.toml)
+Round = namedtuple("Round", "first keeps option refused")
 
 
 def load_plans(path: Path = Path(__file__).with_name("plans.toml")) -> dict[str, Plan]:
@@ -318,20 +310,18 @@ def judge(runs: list[Game], fixed: dict) -> dict[str, list[Requirement]]:
     """Every requirement the games showed, by rubric item (``fixed``: the points the student
     gives a real Full House and straights, which a joker may give too)."""
     judged: dict[str, list[Requirement]] = {}
-
-    def add(item, ok, case, expected, actual, why, size, evidence):
-        judged.setdefault(item, []).append(Requirement(bool(ok), case, expected, actual, why,
-                                                       size, evidence, TRANSCRIPT))
     for run in runs:
-        for item, requirement in run.found:
-            judged.setdefault(item, []).append(requirement)
+        found = list(run.found)
         if not run.grader_problem:
-            add("thirteen-rounds", len(run.rounds) == 13 and run.ended,
-                f"Game '{run.plan.name}'", "13 rounds, then the end of the game",
-                f"{len(run.rounds)} rounds; " + (run.problem or "then the game ended"),
-                "A game has 13 rounds.", 0, run.excerpt())
+            found.append(("thirteen-rounds", Requirement(
+                len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
+                "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
+                (run.problem or "then the game ended"), "A game has 13 rounds.", 0,
+                run.excerpt(), TRANSCRIPT)))
         if run.ended and not run.grader_problem:
-            judge_table(run, add, fixed)
+            found += judge_table(run, fixed)
+        for item, requirement in found:
+            judged.setdefault(item, []).append(requirement)
     return judged
 
 
@@ -339,40 +329,39 @@ def dice_text(dice) -> str:
     return " ".join(map(str, dice)) if dice else "no dice the grader could read"
 
 
-def judge_table(run: Game, add, fixed: dict) -> None:
+def judge_table(run: Game, fixed: dict) -> list[tuple]:
     """Each row under its option's item; the sums and total from the rows shown; the bonuses
     from the sums shown."""
     rows, sections = read_table(run.tail)
-    table, case = run.excerpt(), f"Game '{run.plan.name}', the final table"
-    last = {option: (dice, before) for option, dice, before in run.rounds if option}
-    for option, (dice, before) in last.items():
-        add("score-table", option in rows, f"{case}: the row of {option}", "its points",
-            "no row", "The table shows every option with its points.", 1, table)
+    table, found = run.excerpt(), []
+
+    def add(item, ok, what, expected, actual, why):
+        found.append((item, Requirement(bool(ok), f"Game '{run.plan.name}', the final table: "
+                                        f"{what}", str(expected), str(actual), why, len(found),
+                                        table, TRANSCRIPT)))
+    for option, dice, before in {row[0]: row for row in run.rounds if row[0]}.values():
+        add("score-table", option in rows, f"the row of {option}", "its points", "no row",
+            "The table shows every option with its points.")
         if option in rows and dice:
             item, points = rules.item_of(option, dice), rules.score(dice, option, before)
-            add(item, rows[option] == points or (item == "joker" and points and rows[option]
-                                                 == fixed.get(option)),
-                f"{case}: {option} scored with {dice_text(dice)}", str(points),
-                str(rows[option]), "The table shows the points the rules give these dice.",
-                2, table)
+            add(item, rows[option] == points or (item == "joker" and points and
+                                                 rows[option] == fixed.get(option)),
+                f"{option} scored with {dice_text(dice)}", points, rows[option],
+                "The table shows the points the rules give these dice.")
     for label in SECTIONS:
-        add("score-table", label in sections, f"{case}: the {label}", "a line with its number",
-            "none found", "The table ends with the sums, the bonuses and the final score.", 3,
-            table)
+        add("score-table", label in sections, f"the {label}", "a line with its number",
+            "none found", "The table ends with the sums, the bonuses and the final score.")
     upper, lower = [rows.get(o) for o in rules.UPPER], [rows.get(o) for o in rules.OPTIONS[6:]]
-    parts = [sections.get(label) for label in ("upper sum", "upper bonus", "lower sum",
-                                               "Yahtzee bonus")]
+    parts = [sections.get(label) for label in list(SECTIONS)[:4]]
     for label, summed in (("upper sum", upper), ("lower sum", lower), ("final score", parts)):
         if label in sections and None not in summed:
-            add("score-table", sections[label] == sum(summed), f"{case}: the {label}",
-                str(sum(summed)), str(sections[label]), "Each sum adds up the numbers shown "
-                "above it.", 4, table)
+            add("score-table", sections[label] == sum(summed), f"the {label}", sum(summed),
+                sections[label], "Each sum adds up the numbers shown above it.")
     upper_sum = sections.get("upper sum", None if None in upper else sum(upper))
     if "upper bonus" in sections and upper_sum is not None:
-        wanted = 35 if upper_sum >= 63 else 0
-        add("upper-bonus", sections["upper bonus"] == wanted, f"{case}: the upper bonus with "
-            f"{upper_sum} in the upper section", str(wanted), str(sections["upper bonus"]),
-            "63 or more in Ones to Sixes earns 35.", 5, table)
+        add("upper-bonus", sections["upper bonus"] == 35 * (upper_sum >= 63), "the upper "
+            f"bonus with {upper_sum} in the upper section", 35 * (upper_sum >= 63),
+            sections["upper bonus"], "63 or more in Ones to Sixes earns 35.")
     bonuses = []            # the box filled with a Yahtzee, or showing 50: either reading
     for filled in (rules.is_yahtzee, lambda dice: rows.get("Yahtzee") == 50):
         bonus, allowed = 0, False
@@ -381,6 +370,7 @@ def judge_table(run: Game, add, fixed: dict) -> None:
             allowed = allowed or (option == "Yahtzee" and bool(dice) and filled(dice))
         bonuses.append(bonus)
     if "Yahtzee bonus" in sections:
-        add("yahtzee-bonus", sections["Yahtzee bonus"] in bonuses, f"{case}: the Yahtzee "
-            "bonus", str(bonuses[0]), str(sections["Yahtzee bonus"]), "Each Yahtzee thrown "
-            "after the Yahtzee box got 50 earns 100.", 6, table)
+        add("yahtzee-bonus", sections["Yahtzee bonus"] in bonuses, "the Yahtzee bonus",
+            bonuses[0], sections["Yahtzee bonus"], "Each Yahtzee thrown after the Yahtzee "
+            "box got 50 earns 100.")
+    return found
