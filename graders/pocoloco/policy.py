@@ -20,6 +20,7 @@ so the reading can leave that round out and say why.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -37,6 +38,17 @@ NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "sc
 
 OTHER_ROLE = re.compile(r"low|high|best|worst|win|los|lead|target|beat|prev|last|next|first|"
                         r"top|bottom|champ|tie|starter|dealer")
+
+
+@functools.lru_cache(maxsize=1024)
+def _around(name: str, before: str = r"(?<!\w)", after: str = r"(?!\w)",
+            flags: int = re.I) -> re.Pattern:
+    """``before`` + the name (as literal text) + ``after``, compiled once: the policy looks
+    for the players' names in every line printed between two dice."""
+    return re.compile(before + re.escape(name) + after, flags)
+
+
+LINES = re.compile(r"[\r\n]+")
 
 
 def _base(var: str) -> str:
@@ -163,8 +175,8 @@ class PocoPolicy(DrawPolicy):
                 continue              # lower-case names only when they "have" the chips
             if owns and "with" in owns and name.lower() in ("starts", "start", "begins"):
                 continue
-            if " " not in name and len(set(re.findall(r"\b" + re.escape(name) + r" (\d)\b",
-                                                      text))) >= 2:
+            if " " not in name and \
+                    len(set(_around(name, r"\b", r" (\d)\b", 0).findall(text))) >= 2:
                 continue              # "CPU" of "CPU 1, CPU 2 and CPU 3": numbered names
             if number == self.chips and not ordinary and name != self.human \
                     and name not in self.computers:
@@ -256,11 +268,10 @@ class PocoPolicy(DrawPolicy):
         player rolling now stopping ("Mo stops with 6 6 6"), False for "Frank rolls again",
         None when the text says nothing about turns. Lines that name nobody say nothing about
         stopping or rolling on: "2) Stop" is a menu option, not a player's choice."""
-        lines = [line for line in re.split(r"[\r\n]+", text) if line.strip()]
+        lines = [line for line in LINES.split(text) if line.strip()]
         verdict, who = None, None
         for line in lines:
-            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
-                                                        line, re.I)]
+            named = self._named_in(line)
             mine = len(named) == 1 and named[0] == turn.player or \
                 len(named) == 1 and turn.player is None
             if TURN_WORD.search(line):
@@ -276,22 +287,24 @@ class PocoPolicy(DrawPolicy):
             elif mine and STOPS.search(line):
                 verdict, who = True, None
             elif turn.player is not None and len(named) == 1 and named[0] != turn.player and \
-                    re.match(r"\W*" + re.escape(named[0]) + r"(\W*$|'s\b|\s+(is\s+)?"
-                             r"(rolls|rolling|plays|playing|goes)\b)", line, re.I):
+                    _around(named[0], r"\W*", r"(\W*$|'s\b|\s+(is\s+)?"
+                            r"(rolls|rolling|plays|playing|goes)\b)").match(line):
                 verdict, who = True, named[0]
         return verdict, who
+
+    def _named_in(self, line: str) -> list[str]:
+        """The players the line names (each as a word of its own, in any case)."""
+        return [n for n in self.names if _around(n).search(line)]
 
     def _heading_name(self, text: str) -> str | None:
         """The player named by the last turn heading in the text ("---- Rex's turn ----",
         "Your turn, Quillon"), or None."""
-        for line in reversed([line for line in re.split(r"[\r\n]+", text) if line.strip()]):
-            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
-                                                        line, re.I)]
-            if len(named) == 1 and re.fullmatch(r"\W*" + re.escape(named[0]) + r"\W*", line,
-                                                re.I):
+        for line in reversed([line for line in LINES.split(text) if line.strip()]):
+            named = self._named_in(line)
+            if len(named) == 1 and _around(named[0], r"\W*", r"\W*").fullmatch(line):
                 return named[0]          # a heading that is only a name: ">>> CPU 2", "~ Ada ~"
-            if len(named) == 1 and len(re.findall(r"[A-Za-z]+", line)) <= 8 and re.match(
-                    r"\s*[=*#~>+|-]{2,}\s*" + re.escape(named[0]) + r"(?!\w)", line, re.I):
+            if len(named) == 1 and len(re.findall(r"[A-Za-z]+", line)) <= 8 and \
+                    _around(named[0], r"\s*[=*#~>+|-]{2,}\s*").match(line):
                 return named[0]          # "=== Gus - max 3 roll(s) ==="
             # a heading is short: "On your turn you roll three dice..." is an instruction
             if not TURN_WORD.search(line) or len(re.findall(r"[A-Za-z]+", line)) > 10:
@@ -305,12 +318,11 @@ class PocoPolicy(DrawPolicy):
 
     def _roller_named(self, text: str) -> str | None:
         """The player a line printed after a roll says rolled it ("CPU 2 rolled: 3 4 5")."""
-        for line in re.split(r"[\r\n]+", text):
+        for line in LINES.split(text):
             if not re.search(r"\b(roll(s|ed)?|got|gets|threw|throws)\b", line, re.I) or \
                     re.search(r"\bagain\b", line, re.I):
                 continue
-            named = [n for n in self.names if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)",
-                                                        line, re.I)]
+            named = self._named_in(line)
             if len(named) == 1:
                 return named[0]
         return None

@@ -18,14 +18,54 @@ Only the standard library is used, and the file stays compatible with Python 3.8
 """
 import builtins
 import io
-import json
 import os
 import random
-import runpy
 import sys
 import time
 
-CONFIG = json.loads(sys.argv[1])
+
+def _json_codec():
+    """(dumps, loads): ``json.dumps(value, default=repr)`` and ``json.loads``, made from json's
+    C half alone, because importing json brings re with it (about 7 ms of CPU, a fifth of a
+    short run's start-up). They are checked on a sample first; where the C half is missing
+    or answers differently, json itself is used."""
+    try:
+        import _json
+
+        class Context:              # what json.decoder.JSONDecoder gives the C scanner
+            strict = True
+            object_hook = object_pairs_hook = None
+            parse_float, parse_int = float, int
+            parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"),
+                              "NaN": float("nan")}.__getitem__
+            memo = {}
+
+        scan = _json.make_scanner(Context())
+        # as json.dumps(default=repr) builds it, without the check for circular references
+        # (the events hold no cycles; deep nesting still stops at the recursion limit)
+        encode = _json.make_encoder(None, repr, _json.encode_basestring_ascii, None, ": ",
+                                    ", ", False, False, True)
+
+        def dumps(value):
+            return "".join(encode(value, 0))
+
+        def loads(text):
+            return scan(text, 0)[0]
+
+        sample = {"a": [1, 2.5, None, True, "\u00e9\n", ("t",)], "b": {"c": -3}}
+        text = '{"a": [1, 2.5, null, true, "\\u00e9\\n", ["t"]], "b": {"c": -3}}'
+        if dumps(sample) != text or loads(text) != dict(sample, a=sample["a"][:5] + [["t"]]):
+            raise ValueError("json's C half differs")
+        return dumps, loads
+    except Exception:       # noqa: BLE001 - any surprise: the full json module
+        import json
+        return (lambda value: json.dumps(value, default=repr)), json.loads
+
+
+_json_dumps, _json_loads = _json_codec()
+CONFIG = _json_loads(sys.argv[1])
+# this file's name in its own frames (it may run from bytecode the grader compiled for it)
+_BOOT_FILE = sys._getframe().f_code.co_filename
 EVENT_FD = CONFIG["event_fd"]
 REPLY_FD = CONFIG["reply_fd"]
 WORKDIR = os.path.realpath(CONFIG["workdir"])
@@ -138,10 +178,14 @@ _out_bytes = [0]
 
 # ----------------------------------------------------------------------------- side channel
 def send(kind, **fields):
-    """Write one event line to the grader; every event carries the output byte count."""
+    """Write one event line to the grader; every event carries the output byte count (what
+    was printed before it is written out first; a tick comes from a signal handler, which
+    must not flush a stream that may be in the middle of a write)."""
+    if kind != "tick":
+        _flush()
     fields["ev"] = kind
     fields["out"] = _out_bytes[0]
-    data = (json.dumps(fields, default=repr) + "\n").encode("utf-8")
+    data = (_json_dumps(fields) + "\n").encode("utf-8")
     _real_write(EVENT_FD, data)
 
 
@@ -151,7 +195,7 @@ def ask(kind, **fields):
     line = _replies.readline()
     if not line:
         os._exit(70)   # the grader went away
-    return json.loads(line.decode("utf-8"))
+    return _json_loads(line.decode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- output
@@ -180,8 +224,10 @@ class CountingWriter(io.RawIOBase):
 
 
 def _make_stream(fd):
+    """Line-buffered, as Python's own stdout on a terminal: one write per line (print()'s
+    pieces go out together), and every event flushes what is pending first."""
     return io.TextIOWrapper(CountingWriter(fd), encoding="utf-8", errors="replace",
-                            line_buffering=True, write_through=True)
+                            line_buffering=True)
 
 
 sys.stdout = sys.__stdout__ = _make_stream(1)
@@ -554,20 +600,28 @@ def _readable():
     """What a program may read: its own folder, the interpreter, the system's libraries and
     devices, its own /proc entry, the folders the grader lends it, a few files of /etc.
     (In the sandbox little else is visible anyway; without it, this keeps copies of the kit
-    and other people's files out of reach of ordinary file access.)"""
-    import sysconfig
+    and other people's files out of reach of ordinary file access.)
+
+    The interpreter's own folders are its prefixes, its standard library and its
+    site-packages: what sysconfig's install paths name, read from modules already loaded
+    (importing sysconfig and its build data costs several ms in every run)."""
     places = [WORKDIR] + ALLOW + ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/dev",
                                   "/proc/%d" % os.getpid(), "/etc/localtime", "/etc/timezone",
                                   "/etc/os-release", "/etc/mime.types"]
     places += [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))]
-    places += [folder for folder in sysconfig.get_paths().values() if folder]
+    places.append(os.path.dirname(os.path.realpath(os.__file__)))       # the standard library
+    site = sys.modules.get("site")
+    if site is not None and hasattr(site, "getsitepackages"):
+        places += site.getsitepackages()
     return sorted({os.path.realpath(place) for place in places if place})
 
 
 # Routes to other processes that raise no audit event: replaced before the program runs, and
-# the modules that hold them may not be imported afresh (which would bring them back).
-_NO_REIMPORT = {"_posixsubprocess", "_signal", "signal", "posix", "os", "gc"}
+# the modules that hold them may not be imported afresh (which would bring them back). The
+# signal module may be imported (it is not loaded in advance: it brings enum with it): it
+# takes its functions from _signal, whose are already replaced and which stays loaded.
+_NO_REIMPORT = {"_posixsubprocess", "_signal", "posix", "os", "gc"}
 # Modules that reach past the audit hook: raw C calls and memory, interpreters of their own
 # (an audit hook belongs to one interpreter). ctypes could not be imported anyway (it loads
 # a C library at import).
@@ -585,10 +639,10 @@ def _close_side_doors():
     """Replace what reaches other processes without an audit event, and what could find the
     audit hook's own function among all objects (gc)."""
     import _posixsubprocess
+    import _signal
     import gc
-    import signal
     _posixsubprocess.fork_exec = _refuse
-    for module in (os, signal, sys.modules.get("_signal"), sys.modules.get("posix")):
+    for module in (os, _signal, sys.modules.get("signal"), sys.modules.get("posix")):
         for name in ("pidfd_open", "pidfd_send_signal"):
             if module is not None and hasattr(module, name):
                 setattr(module, name, _refuse)
@@ -788,10 +842,27 @@ def _python_source(target):
     return source
 
 
+def _run_as_main(code, target):
+    """Run compiled code as ``python FILE`` does, like ``runpy.run_path(target,
+    run_name="__main__")`` (a fresh ``__main__`` module while it runs; its globals are
+    returned), without compiling the file twice or importing runpy's helpers (pkgutil and,
+    through it, typing: a large share of a short game's start-up)."""
+    module = type(sys)("__main__")
+    module.__dict__.update(__file__=target, __cached__=None, __loader__=None,
+                           __package__="", __spec__=None)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        exec(code, module.__dict__)
+    finally:
+        sys.modules["__main__"] = saved
+    return dict(module.__dict__)
+
+
 def run_program():
     target = CONFIG["target"]
     try:
-        compile(_python_source(target), target, "exec")
+        program = compile(_python_source(target), target, "exec", dont_inherit=True)
     except SyntaxError as err:
         message = "%s: %s (%s, line %s)" % (type(err).__name__, err.msg,
                                             os.path.basename(target), err.lineno)
@@ -810,7 +881,7 @@ def run_program():
     status, code, error = "finished", 0, None
     try:
         sys.setprofile(watch)
-        namespace = runpy.run_path(target, run_name="__main__")
+        namespace = _run_as_main(program, target)
         sys.setprofile(None)
         if not watch.called and CONFIG.get("call_main", True) and \
                 callable(namespace.get("main")) and \
@@ -1123,7 +1194,7 @@ def _imported_by_student():
     frame = sys._getframe(2)
     while frame is not None:
         name = frame.f_code.co_filename
-        if not (name.startswith("<frozen") or "importlib" in name or name == __file__):
+        if not (name.startswith("<frozen") or "importlib" in name or name == _BOOT_FILE):
             return _is_student_file(name)
         frame = frame.f_back
     return False
