@@ -21,9 +21,10 @@ $(STAMP): pyproject.toml
 grade: $(STAMP)
 	$(BIN)/python -m graders grade-all $(ASSIGNMENT) $(SUBMISSIONS) --out $(REPORTS)
 
-## The kit's own test suite.
+## The kit's own test suite, on every core: each test module stays on one worker (--dist
+## loadscope), so a module's grading fixtures run once; the heaviest modules start first.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder
 
 ## Speed: one submission, a class folder, and the same sessions without the grader.
 bench: $(STAMP)
