@@ -310,16 +310,13 @@ def judge(runs: list[Game], fixed: dict) -> dict[str, list[Requirement]]:
     """Every requirement the games showed, by rubric item (``fixed``: the points the student
     gives a real Full House and straights, which a joker may give too)."""
     judged: dict[str, list[Requirement]] = {}
-    for run in runs:
-        found = list(run.found)
-        if not run.grader_problem:
-            found.append(("thirteen-rounds", Requirement(
-                len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
-                "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
-                (run.problem or "then the game ended"), "A game has 13 rounds.", 0,
-                run.excerpt(), TRANSCRIPT)))
-        if run.ended and not run.grader_problem:
-            found += judge_table(run, fixed)
+    for run in (run for run in runs if not run.grader_problem):    # safety net: not judged
+        found = run.found + [("thirteen-rounds", Requirement(
+            len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
+            "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
+            (run.problem or "then the game ended"), "A game has 13 rounds.", 0,
+            run.excerpt(), TRANSCRIPT))]
+        found += judge_table(run, fixed) if run.ended else []
         for item, requirement in found:
             judged.setdefault(item, []).append(requirement)
     return judged
