@@ -22,9 +22,10 @@ grade: $(STAMP)
 	$(BIN)/python -m graders grade-all $(ASSIGNMENT) $(SUBMISSIONS) --out $(REPORTS)
 
 ## The kit's own test suite, on every core: each test module stays on one worker (--dist
-## loadscope), so a module's grading fixtures run once; the heaviest modules start first.
+## loadscope), so a module's grading fixtures run once; the heaviest modules start first
+## (tests/conftest.py). The 20 slowest steps are listed at the end.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder
+	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder --durations=20
 
 ## Speed: one submission, a class folder, and the same sessions without the grader.
 bench: $(STAMP)
