@@ -179,10 +179,14 @@ if __name__ == "__main__":
     folders = Folders()
     rewrite_once()
     try:
-        pytest.main(["-q", "-p", "no:cacheprovider", "--capture=sys", "--tb=short",
-                     "--import-mode=importlib", "--continue-on-collection-errors",
-                     "-c", os.path.join(BASE, "kit-pytest.ini"), "--rootdir", BASE,
-                     "--confcutdir", BASE]
+        # plugins that act only when asked by an option are not even imported
+        unused = [arg for plugin in ("cacheprovider", "doctest", "junitxml", "pastebin",
+                                     "stepwise", "setuponly", "setupplan")
+                  for arg in ("-p", "no:" + plugin)]
+        pytest.main(unused + ["-q", "--capture=sys", "--tb=short", "--import-mode=importlib",
+                              "--continue-on-collection-errors",
+                              "-c", os.path.join(BASE, "kit-pytest.ini"), "--rootdir", BASE,
+                              "--confcutdir", BASE]
                     + [os.path.join(folder, "test_project.py") for folder in FOLDERS],
                     plugins=[folders])
     finally:
