@@ -32,7 +32,7 @@ MENU_LINE = re.compile("|".join(r"\b" + name.replace(" ", r"\s+") + r"\b"
 SECTIONS = {"upper sum": (r"upper", r"bonus"), "upper bonus": (r"bonus", r"yahtzee"),
             "lower sum": (r"lower", r"bonus"), "Yahtzee bonus": (r"yahtzee.*bonus", r"^$"),
             "final score": (r"final|total|grand", r"upper|lower|bonus")}
-MAX_PROMPTS, MAX_AFTER, MAX_REPEATS = 160, 3, 4
+MAX_PROMPTS, MAX_AFTER, MAX_REPEATS = 160, 3, 8
 TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice it loaded)"
 
 
