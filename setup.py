@@ -23,7 +23,7 @@ class BuildWithKitData(build_py):
 
     def run(self):
         super().run()
-        if getattr(self, "editable_mode", False):       # an editable install reads the repository itself
+        if getattr(self, "editable_mode", False):    # editable: the repository is read itself
             return
         target = Path(self.build_lib) / "graders" / "kitdata"
         for folder, patterns in KIT_DATA:
