@@ -135,8 +135,8 @@ def sweep(calls: FunctionCalls, name: str, evidence: Evidence) -> Sweep:
 
 
 def judged(function: str, roll: list[int], entry: dict, expected, dice: bool) -> Failure | None:
-    """None when the answer is right, else what went wrong (the rule shared by every roll
-    of the same kind, the roll's own hand in ``detail``)."""
+    """None when the answer is right, else what went wrong; ``why`` is the same for every
+    roll of one kind, so the feedback can group the wrong rolls by the rule they break."""
     value = entry.get("v")
     if "error" not in entry:
         if function in PREDICATES and value is expected:
@@ -147,30 +147,27 @@ def judged(function: str, roll: list[int], entry: dict, expected, dice: bool) ->
     kind = rules.hand_name(roll)
     call = f"{function}(<a Dice of Die objects showing {rules.shown(roll)}>)" if dice \
         else f"{function}({roll!r})"
-    why = f"{article(kind)}: {rules.RULE_TEXT[kind]}." if kind != "Nothing" else \
-        "none of the six hands."
-    if function not in PREDICATES:
-        why = f"{why[:1].upper()}{why[1:]} It pays ${expected[0]}."
+    hand = "none of the six hands" if kind == "Nothing" else f"a {kind}"
+    if function not in PREDICATES and kind == "Nothing":
+        why = "It is none of the six hands, so it scores (0, \"Nothing\")."
+    elif function not in PREDICATES:
+        why = f"It is {hand} ({rules.RULE_TEXT[kind]}), which pays ${expected[0]}."
+    elif kind == rules.PREDICATES[function]:
+        why = f"It is {hand} ({rules.RULE_TEXT[kind]})."
     else:
         target = rules.PREDICATES[function]
-        rule = rules.RULE_TEXT[target]
-        why = f"It is {why}" if kind == target else f"It is {why} {rule}."
+        why = f"It is {hand}, not a {target} ({rules.RULE_TEXT[target]})."
     if "error" in entry:
         got = f"raised {entry['error']}: {entry.get('message', '')}".rstrip(": ")
     else:
-        got = f"returned {shown(value)}"
+        tuple_sent = entry.get("t") == "tuple" and isinstance(value, list)   # JSON has no tuple
+        got = f"returned {shown(tuple(value) if tuple_sent else value)}"
         if function in PREDICATES and not isinstance(value, bool):
             got += f" ({entry.get('t')}; it must return a real bool, True or False)"
         elif function not in PREDICATES and entry.get("t") != "tuple":
             got += (f" ({entry.get('t')}; it must return a tuple, exactly one of the seven of "
                     "the handout, e.g. (15, \"Full House\"))")
-    return Failure(roll, call, got, repr(expected), why, f"({rules.shown(roll)})",
-                   traceback=entry.get("traceback"))
-
-
-def article(name: str) -> str:
-    """'a Full House', 'a 2 Pair'; 'Nothing' stays bare."""
-    return name if name == "Nothing" else f"a {name}"
+    return Failure(roll, call, got, repr(expected), why, traceback=entry.get("traceback"))
 
 
 def combined(lists: Sweep | None, dice: Sweep | None) -> Sweep | None:
