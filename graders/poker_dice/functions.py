@@ -219,11 +219,11 @@ def valid_reason(text: str, expected) -> str:
     pieces = text.split()
     if expected is ValueError:
         bad = next(piece for piece in pieces if not piece.lstrip("-").isdigit())
-        return f"{bad!r} is not a whole number, so isvalidDice must raise ValueError."
+        return f"It must raise ValueError: {bad!r} is not a whole number."
     if expected:
-        return "Every piece is a die position from 1 to 5."
+        return "It must return True: every piece is a die position from 1 to 5."
     if not pieces:
-        return "There is no number at all: it must return False."
+        return "It must return False: there is no number at all."
     bad = next(piece for piece in pieces if not 1 <= int(piece) <= 5)
-    return f"{bad} is not a die position (there are five dice, numbered 1 to 5): it must " \
-           "return False."
+    return f"It must return False: {bad} is not a die position (there are five dice, " \
+           "numbered 1 to 5)."
