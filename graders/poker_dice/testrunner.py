@@ -8,7 +8,9 @@ the other folders are taken out of ``sys.modules`` and the folder is put first o
 every test sees its own folder's project, as if pytest had been run there alone; collecting,
 configuring and importing pytest happen once instead of once per folder.
 
-Usage: kit_run_tests.py RESULTS CPU_SECONDS FOLDER...  One JSON line per folder is appended to
+Usage: kit_run_tests.py RESULTS CPU_SECONDS BYTECODE FOLDER...  BYTECODE is a folder of the
+lent pytest's bytecode for this Python (``-``: none; see ``selftests.pytest_bytecode``). One
+JSON line per folder is appended to
 RESULTS as soon as its last test has run: folder, code (0 all passed, 1 a test failed, 2 the
 file could not be collected, 5 no tests), outcome per test, failure texts, collection errors.
 """
@@ -18,10 +20,12 @@ import signal
 import sys
 import types
 
+RESULTS, SECONDS, BYTECODE, FOLDERS = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+if BYTECODE != "-":
+    # read-only here: pytest's modules come compiled, the student's are compiled as usual
+    sys.pycache_prefix = BYTECODE
 import pytest  # noqa: E402
-
-RESULTS, SECONDS, FOLDERS = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 BASE = os.getcwd()
 OWN = "own"                   # the student's own project: failures told in full
 
