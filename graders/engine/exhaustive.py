@@ -129,14 +129,14 @@ def default_judge(function: str, item, entry: dict, expected, why: Callable | No
     """None when the answer equals the reference's (``calls.same``), else the failure.
     ``why(input, value)`` words the rule, ``detail(input)`` this input's own working; a
     value that is right but not a real bool (1, 'yes', None) is said to be so."""
+    if "error" not in entry and same(entry.get("v"), expected):
+        return None                 # most answers are right: nothing is spelled for them
     call, working = spelled(function, item), detail(item) if detail else ""
     if "error" in entry:
         return Failure(item, call, f"raised {entry['error']}: {entry.get('message', '')}"
                        .rstrip(": "), repr(expected), why(item, None) if why else "", working,
                        traceback=entry.get("traceback"))
     value = entry.get("v")
-    if same(value, expected):
-        return None
     rule = why(item, value) if why else ""
     if isinstance(expected, bool) and not isinstance(value, bool) and bool(value) == expected \
             and (value is None or isinstance(value, (int, float, str, list))):

@@ -1,0 +1,50 @@
+"""Reading a score table a program printed, one label and its number a line:
+
+    Ones                    3          | Yahtzee |  50 |          Upper bonus (63+): 35
+    Chance: 26 points.                 sum upper section: 63      Grand total = 505
+
+``rows``: a named row's number is the first whole number after its name (the dice or other
+numbers may follow it: ``Ones 3 (of 5) [1, 6, 1, 6, 1]``). ``totals``: a line told by words
+it must and must not hold (``upper`` but not ``bonus``) gives the number after its last ``:``
+or ``=``, else its last number (the label may hold a number: ``Bonus (63+): 35``). When a
+label shows on several lines, the last one counts (a table printed after the game's
+messages).
+"""
+from __future__ import annotations
+
+import re
+
+NUMBER = re.compile(r"-?\d+")
+
+
+def name_pattern(name: str) -> re.Pattern:
+    """A name as a whole word, any case, any spaces between its words."""
+    return re.compile(r"\b" + r"\s+".join(map(re.escape, name.split())) + r"\b", re.I)
+
+
+def rows(text: str, names, avoid: dict[str, str] | None = None) -> dict[str, int]:
+    """name -> the first number after the name on the last line that has one; a line
+    matching ``avoid[name]`` is not that name's row."""
+    found = {}
+    for name in names:
+        pattern, avoided = name_pattern(name), (avoid or {}).get(name)
+        for line in text.splitlines():
+            spot = pattern.search(line)
+            number = spot and NUMBER.search(line[spot.end():])
+            if number and not (avoided and re.search(avoided, line, re.I)):
+                found[name] = int(number.group())
+    return found
+
+
+def totals(text: str, labels: dict[str, tuple[str, str]]) -> dict[str, int]:
+    """label -> the number of the last line matching its (wanted, avoided) regular
+    expressions (any case): after the line's last ':' or '=', else the line's last number."""
+    found = {}
+    for label, (wanted, avoided) in labels.items():
+        for line in text.splitlines():
+            if re.search(wanted, line, re.I) and not re.search(avoided, line, re.I):
+                after = re.split(r"[:=]", line)[1:]
+                numbers = (NUMBER.findall(after[-1]) if after else [])[:1] or \
+                    NUMBER.findall(line)[-1:]
+                found.update({label: int(numbers[0])} if numbers else {})
+    return found

@@ -1,0 +1,86 @@
+"""The engine's readers of dice shown as digits (``readers.dice_rows``) and of printed score
+tables (``readers.score_table``)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graders.engine.readers import dice_rows, score_table
+
+MENU = re.compile(r"\b(Twos|Threes|Chance)\b", re.I)
+
+
+@pytest.mark.parametrize("text, expected, any_order, read", [
+    ("Throw 2 of 3\n a  b  c  d  e\n[3, 3, 5, 6, 4]\n", [3, 3, 5, 6, 4], False, [3, 3, 5, 6, 4]),
+    ("a:5  b:6  c:6  d:3  e:1\n", [5, 6, 6, 3, 1], False, [5, 6, 6, 3, 1]),
+    ("a:5 b:6 c:6 d:3 e:1\n", None, False, [5, 6, 6, 3, 1]),
+    ("Turn 2\n  a) 1\n  b) 4\n  c) 1\n  d) 6\n  e) 2\n", [1, 4, 1, 6, 2], True, [1, 4, 1, 6, 2]),
+    ("Throw 3 of 3\n 3 3 3 3 1\n", [3, 3, 3, 3, 3], False, [3, 3, 3, 3, 1]),
+    ("| 2 | 5 | 2 | 3 | 2 |\n", [2, 3, 2, 5, 2], True, [2, 5, 2, 3, 2]),
+    ("| 2 | 5 | 2 | 3 | 2 |\n", [2, 3, 2, 5, 2], False, [2, 5, 2, 3, 2]),
+    ("Twos = 6\nRound 4\n| 2 | 6 | 5 | 3 | 3 |\n1 Ones\n", [3, 3, 5, 6, 2], True,
+     [2, 6, 5, 3, 3]),
+    ("Choose where to score:\n  [2] Twos\n  [3] Threes\n", [2, 2, 2, 2, 2], False, None),
+    ("Round 12 of 13, 2.5 s\n", None, False, None),
+])
+def test_dice_are_read_from_every_display(text, expected, any_order, read):
+    assert dice_rows.read_dice(text, expected, any_order=any_order, skip=MENU) == read
+
+
+def test_the_last_display_counts_and_three_dice_can_be_read():
+    text = "[1, 2, 3, 4, 5]\nsorted: [5, 4, 3, 2, 1]\n"
+    assert dice_rows.read_dice(text, [1, 2, 3, 4, 5]) == [1, 2, 3, 4, 5]
+    assert dice_rows.read_dice(text, [5, 4, 3, 2, 6], any_order=True) == [5, 4, 3, 2, 1]
+    assert dice_rows.read_dice(text, [3, 2, 1, 5, 4], any_order=True) == [5, 4, 3, 2, 1]
+    assert dice_rows.read_dice("You rolled 4 - 4 - 6\n", count=3) == [4, 4, 6]
+
+
+def test_big_dice_drawn_as_text_are_read_when_they_show_the_dice_expected():
+    art = "\n".join(["+-----+ +-----+ +-----+ +-----+ +-----+",
+                     "|     | | o   | | o   | | o o | | o o |",
+                     "|  o  | |     | |  o  | |     | |  o  |",
+                     "|     | |   o | |   o | | o o | | o o |",
+                     "+-----+ +-----+ +-----+ +-----+ +-----+"])
+    assert dice_rows.read_dice(art, [1, 2, 3, 4, 5]) == [1, 2, 3, 4, 5]
+
+
+def test_letters_name_positions_in_any_case_with_repeats_and_junk_ignored():
+    assert dice_rows.letters_named("aCe") == {0, 2, 4}
+    assert dice_rows.letters_named("x-a-b, A!") == {0, 1}
+    assert dice_rows.letters_named("") == set()
+    assert dice_rows.letters_named("12", letters="123") == {0, 1}
+
+
+def test_letters_follow_the_values_to_where_they_are_displayed():
+    shown = [2, 6, 5, 3, 3]
+    moved = dice_rows.relabel("a, B, c", [3, 3, 5, 6, 2], shown)
+    assert moved in ("d, E, c", "e, D, c")
+    assert sorted(shown[at] for at in dice_rows.letters_named(moved)) == [3, 3, 5]
+    # a sorted display: the kept 4s are wherever the program shows them
+    assert dice_rows.letters_named(dice_rows.relabel("ACE", [4, 1, 4, 2, 4],
+                                                     [1, 2, 4, 4, 4])) == {2, 3, 4}
+    assert dice_rows.relabel("XYZ ab", [4, 4, 1, 2, 3], [1, 2, 3, 4, 4]) == "XYZ de"
+    assert dice_rows.relabel("ccbbaa", [4, 4, 4, 1, 2], [4, 4, 4, 1, 2]) == "ccbbaa"
+    assert dice_rows.relabel("ab", [1, 1, 1, 1, 1], [1, 1, 2, 1, 1]) == "ab"
+
+
+def test_a_score_table_is_read_in_every_layout():
+    text = ("Chance: 26 points.\nOnes 3 (of 5) [1, 6, 1, 6, 1]\n| Yahtzee         |  50 |\n"
+            "Full  house: 25\nChance: 27\nBonus (63+): 35\nsum upper section: 63\n"
+            "Yahtzee bonus = 200\nLower section 207\nGrand total: 505\n")
+    rows = score_table.rows(text, ["Ones", "Twos", "Yahtzee", "Full House", "Chance"],
+                            avoid={"Yahtzee": "bonus"})
+    assert rows == {"Ones": 3, "Yahtzee": 50, "Full House": 25, "Chance": 27}
+    totals = score_table.totals(text, {"upper sum": (r"upper", r"bonus"),
+                                       "upper bonus": (r"bonus", r"yahtzee"),
+                                       "final score": (r"total", r"^$"),
+                                       "lower sum": (r"lower", r"bonus"),
+                                       "missing": (r"grand prize", r"^$")})
+    assert totals == {"upper sum": 63, "upper bonus": 35, "lower sum": 207,
+                      "final score": 505}
+
+
+def test_a_name_is_a_whole_word():
+    assert score_table.rows("Sixes 12\nSixteen 16\n", ["Six"]) == {}
+    assert score_table.name_pattern("Three Of A Kind").search("three  of a kind: 13")
