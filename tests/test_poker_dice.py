@@ -2,10 +2,10 @@
 
 The reference and every correct project get full marks on every automatic item; each mutant of
 the manifest loses exactly its item and keeps full marks on every other automatic item; broken
-projects (an endless loop at import, an endless loop in the game, a lone project.py, a game that
-never starts, a circular import, a third-party menu library) are graded without crashing the
-grader, within the time budget, and with feedback that names the real cause. Everything is
-graded in one ``plugin.run`` call.
+projects (an endless loop at import, in the game or in a predicate for one roll, a lone
+project.py, a game that never starts, a circular import, a third-party menu library) are graded
+without crashing the grader, within the time budget, and with feedback that names the real
+cause. Everything is graded in one ``plugin.run`` call.
 """
 from __future__ import annotations
 
