@@ -29,7 +29,13 @@ SHARED_WITH_GRADER = {"hilo": {
     "return self.value_rules[self.value]"},
     # PocoLoco: the handout's points rule (1 = 100, 6 = 60), which reading the public games
     # needs to find each round's loser
-    "pocoloco": {"FACE_POINTS = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}"}}
+    "pocoloco": {"FACE_POINTS = {1: 100, 2: 2, 3: 3, 4: 4, 5: 5, 6: 60}"},
+    # Three-card Poker: the kit's correct versions of the public functions, which the
+    # self-check compares the student's with on every hand (its feedback shows the right
+    # answer of each wrong hand anyway): the handout's rank characters, sort_hand's and
+    # has_pair's one-line bodies. Nothing of the hidden functions is in the kit.
+    "three_card_poker": {'RANK_CHARACTERS = "23456789XJQKA"', "return len(set(hand)) == 2",
+                         "return sorted(hand, reverse=True)"}}
 
 
 def marked_items(node: ast.AST) -> list[str]:
@@ -107,6 +113,13 @@ def test_no_hidden_line_in_the_kit(assignment, tmp_path):
     # no other assignment's grader travels along
     others = [a for a in assignments() if a != assignment]
     assert not [n for n in names if any(f"/graders/{a}/" in n for a in others)]
+    # no function or class of the kit's grader is named after a hidden item: the kit's own
+    # correct score_hand or is2Pair would be a hidden item's answer
+    hidden_items = {i.id for i in rubric.items if not i.public}
+    defined = {node.name for n, t in text.items() if f"/graders/{assignment}/" in n
+               and n.endswith(".py") for node in ast.walk(ast.parse(t))
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert not defined & hidden_items, sorted(defined & hidden_items)
 
 
 def test_a_grader_without_its_kit_settings_gets_no_kit(tmp_path):
@@ -170,6 +183,33 @@ def test_self_check_runs_from_the_unpacked_kit(unpacked, tmp_path):
     links = re.findall(r"\]\((transcripts/[^)]+)\)", feedback)
     assert links and all((report / link).is_file() for link in links)
     assert {Path(link).stem for link in links} <= {"long", "round-ten", "name-clash"}
+
+
+@pytest.mark.parametrize("assignment", [a for a in KITS if a != "pocoloco"])
+def test_each_kit_checks_the_reference_from_the_unpacked_kit(assignment, tmp_path):
+    """The kit alone (no repository on the path) runs the public items on the reference, all
+    full marks, runs nothing else and says what the full grading adds."""
+    folder = tmp_path / "kit"
+    with zipfile.ZipFile(build(assignment, folder)) as archive:
+        archive.extractall(folder)
+    kit = folder / f"{assignment}-student-kit"
+    work = tmp_path / "work"
+    work.mkdir()
+    for path in (KIT_ROOT / "reference" / assignment).iterdir():
+        (work / path.name).write_bytes(path.read_bytes())
+    rubric = Rubric.load(assignment)
+    target = work / rubric.main_file if len(rubric.files) == 1 else work
+    done = subprocess.run([PYTHON, "selfcheck.py", str(target)], capture_output=True,
+                          text=True, cwd=kit, env={k: v for k, v in os.environ.items()
+                                                   if k != "PYTHONPATH"}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    scored = re.findall(r"^  (ok |-- |\?\? )(\S+)", done.stdout, re.M)
+    public = [i.id for i in rubric.items if i.public]
+    assert [item for _, item in scored] == public, done.stdout
+    assert {mark for mark, _ in scored} == {"ok "}, done.stdout
+    assert "The full grading also checks" in done.stdout
+    for item in rubric.items:                         # the others: named by title only
+        assert item.public or item.title in done.stdout.split("also checks", 1)[1]
 
 
 def test_selfcheck_script_needs_no_install(unpacked):

@@ -1,11 +1,14 @@
 """The Three-card Poker grader: one check per rubric item.
 
 All calls of the student's functions happen once per submission in one student process (the
-``evidence`` fixture): each function swept over every hand of its domain with the student's own
-helpers and, where that is not perfect, again with the kit's correct helpers swapped in (for
-score_hand, dealer_plays and play_round); play_round in every scenario; main with a stand-in
-play_round. ``main`` is also played in a terminal by the ``games`` fixture. The checks only
-judge what was gathered.
+``evidence`` fixture), in the steps listed in ``STEPS``: each function swept over every hand of
+its domain with the student's own helpers and, where that is not perfect, again with the kit's
+correct helpers swapped in (for the functions whose oracle names helpers); play_round in every
+scenario; main with a stand-in play_round. ``main`` is also played in a terminal by the
+``games`` fixture. The checks only judge what was gathered.
+
+The student kit leaves out the checks of hidden items and the steps named in
+``student_kit.toml``, and with them every module and rule only they use.
 """
 from __future__ import annotations
 
@@ -20,13 +23,13 @@ from graders.engine.readability import check_readability as readability_item
 from graders.engine.requirements import better, fraction_of, require as engine_require, score
 from graders.engine.rubric import NotJudged
 
-from . import functions, game, rounds
+# one import a line: the student kit drops each module that its public checks do not use
+from . import functions
+from . import game
+from . import rounds
 from .loading import AT_IMPORT_SHARE, main_message
 
-HELPER_NAMES = {"score_hand": "has_pair, has_straight and has_triple",
-                "dealer_plays": "has_pair, has_straight and has_triple",
-                "play_round": "sort_hand, hand_to_string, has_pair, has_straight, has_triple, "
-                              "score_hand and dealer_plays"}
+CALLED = ("play_round", "main")            # functions called, besides the swept ones
 PLAY_ROUND_HANGS = "was not played in a terminal: play_round() already hung with loaded cards"
 
 
@@ -38,7 +41,7 @@ class Evidence:
     import_error: str | None = None
     available: dict[str, bool] = field(default_factory=dict)
     sweeps: dict[str, tuple[Sweep, Sweep | None]] = field(default_factory=dict)  # own, kit
-    rounds: tuple[list[Case], list[Case] | None] = ([], None)                  # own, kit
+    played_rounds: tuple[list[Case], list[Case] | None] = ([], None)           # own, kit
     stand_ins: list[Case] = field(default_factory=list)       # main with a stand-in round
     loading: LoadReport = field(default_factory=LoadReport)   # what the import did
 
@@ -47,7 +50,7 @@ def collect(submission, budget=None) -> Evidence:
     """Run every call of the grade in one student process (restarted after a hang)."""
     with run_folder(submission, "calls") as folder:
         with FunctionCalls(folder / submission.main_name, folder, budget=budget) as calls:
-            available = calls.defined(functions.FUNCTIONS + ("play_round", "main"))
+            available = calls.defined(functions.FUNCTIONS + CALLED)
             if available is None and calls.budget_spent:
                 raise NotJudged("The submission's time budget ran out before its functions "
                                 "could be called.")
@@ -57,20 +60,37 @@ def collect(submission, budget=None) -> Evidence:
             source = submission.main.read_text(encoding="utf-8", errors="replace")
             found = Evidence(available=available,
                              loading=LoadReport.from_report(calls.load, source))
-            for function in functions.FUNCTIONS:
-                if available.get(function):
-                    own = functions.sweep(calls, function)
-                    kit = functions.sweep(calls, function, kit_helpers=True) \
-                        if own.fraction < 1 and function in functions.HELPERS_USED else None
-                    found.sweeps[function] = (own, kit)
-            if available.get("play_round"):
-                own = calls.run_cases(rounds.cases_for())
-                perfect = all(requirement.ok for requirement in rounds.judge(own))
-                found.rounds = (own, None if perfect else
-                                calls.run_cases(rounds.cases_for(kit_helpers=True)))
-            if available.get("main"):
-                found.stand_ins = calls.run_cases(game.stand_in_cases())
+            for step in STEPS:
+                step(calls, found)
             return found
+
+
+def sweep_functions(calls: FunctionCalls, found: Evidence) -> None:
+    """Each defined function over its whole domain, again with the kit's helpers if needed."""
+    for oracle in functions.ORACLES:
+        if found.available.get(oracle.function):
+            own = functions.sweep(calls, oracle)
+            kit = functions.sweep(calls, oracle, kit_helpers=True) \
+                if own.fraction < 1 and oracle.helpers else None
+            found.sweeps[oracle.function] = (own, kit)
+
+
+def play_rounds(calls: FunctionCalls, found: Evidence) -> None:
+    """play_round in every scenario, again with the kit's helpers if it was not perfect."""
+    if found.available.get("play_round"):
+        own = calls.run_cases(rounds.cases_for())
+        perfect = all(requirement.ok for requirement in rounds.judge(own))
+        found.played_rounds = (own, None if perfect else
+                               calls.run_cases(rounds.cases_for(kit_helpers=True)))
+
+
+def main_with_stand_ins(calls: FunctionCalls, found: Evidence) -> None:
+    """main() with play_round replaced by a stand-in returning each game's points."""
+    if found.available.get("main"):
+        found.stand_ins = calls.run_cases(game.stand_in_cases())
+
+
+STEPS = [sweep_functions, play_rounds, main_with_stand_ins]
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +111,7 @@ def games(submission, evidence, budget):
     """main played in a terminal (a game at the top level too), once per plan, side by side."""
     if evidence.import_error or not (evidence.available.get("main") or evidence.loading.asked):
         return None
-    if any(case.hung for case in evidence.rounds[0]):
+    if any(case.hung for case in evidence.played_rounds[0]):
         return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
     source = submission.main.read_text(encoding="utf-8", errors="replace")
     stand_ins = stand_in_files(source, evidence.loading.stubbed_modules, submission.files)
@@ -114,39 +134,74 @@ def require(result, evidence, function: str) -> None:
                    explained_under="hand_to_string", where="handout section 7")
 
 
-def grade_function(result, evidence, function: str) -> None:
+def grade_function(result, evidence, oracle: functions.Oracle) -> None:
     """Score a function on its whole domain, with the kit's helpers when that does better."""
-    require(result, evidence, function)
-    own, kit = evidence.sweeps[function]
+    require(result, evidence, oracle.function)
+    own, kit = evidence.sweeps[oracle.function]
     verdict = kit if kit is not None and kit.fraction > own.fraction else own
-    if function in HELPER_NAMES:
-        result.note(swap_note(function, HELPER_NAMES[function], own.fraction,
+    if oracle.helpers:
+        result.note(swap_note(oracle.function, listed(oracle.helpers), own.fraction,
                               kit and kit.fraction, verdict.swapped))
     verdict.score(result, noun="hands", credit_text=functions.HALF_TEXT)
 
 
+def listed(names) -> str:
+    """'a, b and c'."""
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 # ----------------------------------------------------------------------------- checks
-def function_check(function: str):
-    """One function's check (not parametrized: pytest then keeps a submission's checks together)."""
-    @pytest.mark.item(function)
-    def check(result, evidence):
-        grade_function(result, evidence, function)
-    return check
+@pytest.mark.item("hand_to_string")
+def check_hand_to_string(result, evidence):
+    """hand_to_string on every hand, in every order."""
+    grade_function(result, evidence, functions.HAND_TO_STRING)
 
 
-for _function in functions.FUNCTIONS:
-    globals()[f"check_{_function}"] = function_check(_function)
+@pytest.mark.item("sort_hand")
+def check_sort_hand(result, evidence):
+    """sort_hand on every hand, in every order: a new list, high to low."""
+    grade_function(result, evidence, functions.SORT_HAND)
+
+
+@pytest.mark.item("has_pair")
+def check_has_pair(result, evidence):
+    """has_pair on every hand, in every order."""
+    grade_function(result, evidence, functions.HAS_PAIR)
+
+
+@pytest.mark.item("has_straight")
+def check_has_straight(result, evidence):
+    """has_straight on every hand, in every order."""
+    grade_function(result, evidence, functions.HAS_STRAIGHT)
+
+
+@pytest.mark.item("has_triple")
+def check_has_triple(result, evidence):
+    """has_triple on every hand, in every order."""
+    grade_function(result, evidence, functions.HAS_TRIPLE)
+
+
+@pytest.mark.item("dealer_plays")
+def check_dealer_plays(result, evidence):
+    """dealer_plays on every hand, in every order."""
+    grade_function(result, evidence, functions.DEALER_PLAYS)
+
+
+@pytest.mark.item("score_hand")
+def check_score_hand(result, evidence):
+    """score_hand on every sorted hand."""
+    grade_function(result, evidence, functions.SCORE_HAND)
 
 
 @pytest.mark.item("play_round")
 def check_play_round(result, evidence):
     """play_round in every scenario: the points returned and the hands shown."""
     require(result, evidence, "play_round")
-    own_cases, kit_cases = evidence.rounds
+    own_cases, kit_cases = evidence.played_rounds
     own = rounds.judge(own_cases)
     kit = rounds.judge(kit_cases) if kit_cases else None
     requirements, used_kit = better(own, kit)
-    result.note(swap_note("play_round", HELPER_NAMES["play_round"], fraction_of(own),
+    result.note(swap_note("play_round", listed(rounds.KIT_HELPERS), fraction_of(own),
                           kit and fraction_of(kit), used_kit))
     score(result, requirements, all_right=f"All {len(requirements) // 2} rounds returned the "
           "right points and showed both hands with hand_to_string.")

@@ -1,7 +1,8 @@
 """The rule behind each expected answer, in words a student can act on.
 
-Every ``why_<function>`` returns one sentence naming the handout rule that decides the hand.
-The sentences do not mention the hand itself, so the grader can group wrong hands by rule.
+Every ``why_<function>(hand, returned)`` (sort_hand's: ``why_sort_hand(problem)``) returns one
+sentence naming the handout rule that decides the hand. The sentences do not mention the hand
+itself, so the grader can group wrong hands by rule.
 """
 from __future__ import annotations
 
@@ -50,16 +51,17 @@ def why_sort_hand(problem: str) -> str:
     }[problem]
 
 
-def why_has_pair(hand: list[int]) -> str:
+def why_has_pair(hand: list[int], returned: object = None) -> str:
     """Why the hand is or is not a pair."""
-    if rules.has_triple(hand):
+    # counted here rather than with the kit's has_triple, which the student kit leaves out
+    if hand.count(hand[0]) == len(hand):
         return "A triple is not a pair: has_pair is True only when exactly two cards match."
     if rules.has_pair(hand):
         return "Two cards have the same rank and the third is different: that is a pair."
     return "No two cards have the same rank, so there is no pair."
 
 
-def why_has_straight(hand: list[int]) -> str:
+def why_has_straight(hand: list[int], returned: object = None) -> str:
     """Why the hand is or is not a straight (the Ace cases first)."""
     ranks = set(hand)
     if ranks == {14, 2, 3}:
@@ -73,7 +75,7 @@ def why_has_straight(hand: list[int]) -> str:
     return "A straight needs all three ranks consecutive: 9 8 2 is not a straight."
 
 
-def why_has_triple(hand: list[int]) -> str:
+def why_has_triple(hand: list[int], returned: object = None) -> str:
     """Why the hand is or is not a triple."""
     if rules.has_triple(hand):
         return "All three cards have the same rank: that is a triple."
@@ -82,7 +84,7 @@ def why_has_triple(hand: list[int]) -> str:
     return "The three ranks are different, so there is no triple."
 
 
-def why_score_hand(hand: list[int]) -> str:
+def why_score_hand(hand: list[int], returned: object = None) -> str:
     """The feature value rule for the hand's kind."""
     feature = rules.feature_value(hand)
     if feature == rules.TRIPLE_FEATURE:
@@ -102,7 +104,7 @@ def score_sum(hand: list[int]) -> str:
             f"{feature}·4096 + {high}·256 + {middle}·16 + {low} = {rules.score_hand(hand)}")
 
 
-def why_dealer_plays(hand: list[int]) -> str:
+def why_dealer_plays(hand: list[int], returned: object = None) -> str:
     """Why the dealer plays or folds this hand."""
     if rules.feature_value(hand):
         return ("The dealer plays every hand with a feature (pair, straight or triple), even "
@@ -113,12 +115,3 @@ def why_dealer_plays(hand: list[int]) -> str:
         return "A King or an Ace (rank 13 or 14) is enough for the dealer to play."
     return ("Without a feature and without a card of rank 12 (Queen) or higher, the dealer "
             "folds: J 9 4 is folded.")
-
-
-def why(function: str, hand: list[int], returned: object = None) -> str:
-    """The rule behind the right answer of function(hand)."""
-    if function == "hand_to_string":
-        return why_hand_to_string(hand, returned)
-    if function == "sort_hand":
-        return why_sort_hand("order")
-    return globals()["why_" + function](hand)

@@ -1,6 +1,14 @@
 """Judging the pure functions on every hand of their domain against the kit's rules (one
-exhaustive sweep per function, in the student's process)."""
+exhaustive sweep per function, in the student's process).
+
+Each function has its :class:`Oracle`, named here one by one and listed in ``ORACLES``: the
+student kit leaves out the hidden items' oracles by name (``student_kit.toml``), and with
+them every rule of ``rules`` that only they use.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
 
 from graders.engine.calls import FunctionCalls, swap_all
 from graders.engine.exhaustive import Failure, Sweep, a_or_an, default_judge, exhaustive, spelled
@@ -8,10 +16,7 @@ from graders.engine.requirements import shown
 
 from . import explain, rules
 
-BOOL_FUNCTIONS = ("has_pair", "has_straight", "has_triple", "dealer_plays")
-FUNCTIONS = ("hand_to_string", "sort_hand") + BOOL_FUNCTIONS + ("score_hand",)
-HELPERS_USED = {"score_hand": ("has_pair", "has_straight", "has_triple"),
-                "dealer_plays": ("has_pair", "has_straight", "has_triple")}
+PREDICATES = ("has_pair", "has_straight", "has_triple")
 # sort_hand: the right list, but the argument was sorted in place (or returned as the result)
 # breaks only the "new list" part of the rule, so such a hand counts half.
 HALF_RIGHT = 0.5
@@ -19,22 +24,21 @@ HALF_TEXT = "the right cards in the right order for {count} {noun}, but not as a
             "which counts half"
 
 
-def domain(function: str) -> list[list[int]]:
-    """score_hand gets every sorted hand; the others every hand in every order."""
-    return rules.sorted_hands() if function == "score_hand" else rules.ordered_hands()
+@dataclass(frozen=True)
+class Oracle:
+    """How one function is judged: the kit's correct version, the rule behind a wrong answer
+    (``why(hand, returned)``), the kit helpers swapped in for a second sweep when the
+    student's own do worse, and the hands it gets (every hand in every order by default)."""
 
-
-def sweep(calls: FunctionCalls, function: str, kit_helpers: bool = False) -> Sweep:
-    """The function on its whole domain (with the kit's helpers swapped in, if asked)."""
-    swap = swap_all(rules, HELPERS_USED[function]) if kit_helpers else None
-    if function == "sort_hand":
-        return exhaustive(calls, function, domain(function), rules.sort_hand, judge=_judge_sort,
-                          args_after=True)
-    return exhaustive(calls, function, domain(function), getattr(rules, function), swap=swap,
-                      any_order=function in BOOL_FUNCTIONS,
-                      why=lambda hand, value: explain.why(function, hand, value),
-                      detail=lambda hand: explain.score_sum(hand) + "."
-                      if function == "score_hand" else "")
+    function: str
+    expected: Callable
+    why: Callable | None
+    helpers: tuple[str, ...] = ()
+    domain: Callable = rules.ordered_hands
+    any_order: bool = True             # a yes/no answer must not depend on the cards' order
+    detail: Callable | None = None     # a hand's own working, shown beside the rule
+    judge: Callable | None = None      # replaces the comparison (see engine.exhaustive)
+    args_after: bool = False           # the argument is read back after the call
 
 
 def _judge_sort(hand: list[int], entry: dict, expected: list[int]) -> Failure | None:
@@ -69,3 +73,30 @@ def _judge_sort(hand: list[int], entry: dict, expected: list[int]) -> Failure | 
     return Failure(hand, spelled("sort_hand", hand), got, repr(expected),
                    explain.why_sort_hand(problem),
                    credit=credit, priority=0 if problem == "changed" else 1)
+
+
+HAND_TO_STRING = Oracle("hand_to_string", rules.hand_to_string, explain.why_hand_to_string,
+                        any_order=False)
+SORT_HAND = Oracle("sort_hand", rules.sort_hand, None, any_order=False, judge=_judge_sort,
+                   args_after=True)
+HAS_PAIR = Oracle("has_pair", rules.has_pair, explain.why_has_pair)
+HAS_STRAIGHT = Oracle("has_straight", rules.has_straight, explain.why_has_straight)
+HAS_TRIPLE = Oracle("has_triple", rules.has_triple, explain.why_has_triple)
+DEALER_PLAYS = Oracle("dealer_plays", rules.dealer_plays, explain.why_dealer_plays,
+                      helpers=PREDICATES)
+# score_hand is given sorted hands only, as the handout says
+SCORE_HAND = Oracle("score_hand", rules.score_hand, explain.why_score_hand, helpers=PREDICATES,
+                    domain=rules.sorted_hands, any_order=False,
+                    detail=lambda hand: explain.score_sum(hand) + ".")
+
+ORACLES = (HAND_TO_STRING, SORT_HAND, HAS_PAIR, HAS_STRAIGHT, HAS_TRIPLE, DEALER_PLAYS,
+           SCORE_HAND)
+FUNCTIONS = tuple(oracle.function for oracle in ORACLES)
+
+
+def sweep(calls: FunctionCalls, oracle: Oracle, kit_helpers: bool = False) -> Sweep:
+    """The function on its whole domain (with the kit's helpers swapped in, if asked)."""
+    swap = swap_all(rules, oracle.helpers) if kit_helpers and oracle.helpers else None
+    return exhaustive(calls, oracle.function, oracle.domain(), oracle.expected, swap=swap,
+                      any_order=oracle.any_order, why=oracle.why, detail=oracle.detail,
+                      judge=oracle.judge, args_after=oracle.args_after)
