@@ -14,6 +14,7 @@ import mutants
 from conftest import item_text, verdicts_by_student
 
 from graders.engine import plugin, submissions
+from graders.engine.readers import score_table
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.yahtzee import functions, games, rules
 
@@ -115,27 +116,21 @@ def test_a_broken_helper_is_charged_to_its_own_item_only(graded):
 
 
 # ----------------------------------------------------------------------------- reading games
-@pytest.mark.parametrize("text, expected, any_order, read", [
-    ("Throw 2 of 3\n a  b  c  d  e\n[3, 3, 5, 6, 4]\n", [3, 3, 5, 6, 4], False, [3, 3, 5, 6, 4]),
-    ("a:5  b:6  c:6  d:3  e:1\n", [5, 6, 6, 3, 1], False, [5, 6, 6, 3, 1]),
-    ("Turn 2\n  a) 1\n  b) 4\n  c) 1\n  d) 6\n  e) 2\n", [1, 4, 1, 6, 2], True, [1, 4, 1, 6, 2]),
-    ("Throw 3 of 3\n 3 3 3 3 1\n", [3, 3, 3, 3, 3], False, [3, 3, 3, 3, 1]),
-    ("| 2 | 5 | 2 | 3 | 2 |\n", [2, 3, 2, 5, 2], True, [2, 5, 2, 3, 2]),
-    ("Twos = 6\nRound 4\n| 2 | 6 | 5 | 3 | 3 |\n1 Ones\n", [3, 3, 5, 6, 2], True,
-     [2, 6, 5, 3, 3]),
-    ("Choose where to score:\n  [2] Twos\n  [3] Threes\n", [2, 2, 2, 2, 2], False, None),
+@pytest.mark.parametrize("text, expected, read", [
+    ("Throw 2 of 3\n a  b  c  d  e\n[3, 3, 5, 6, 4]\n", [3, 3, 5, 6, 4], [3, 3, 5, 6, 4]),
+    ("(a) 1 (b) 2 (c) 4 (d) 4 (e) 4\n", [4, 1, 4, 2, 4], [1, 2, 4, 4, 4]),
+    ("a:5  b:6  c:6  d:3  e:1\n", [5, 6, 6, 3, 1], [5, 6, 6, 3, 1]),
+    ("Twos = 6\nRound 4\n| 2 | 6 | 5 | 3 | 3 |\n1 Ones\n", [3, 3, 5, 6, 2], [2, 6, 5, 3, 3]),
+    ("Choose where to score:\n  [2] Twos 4\n  [3] Threes 3\n  [13] Chance 9\n", [2] * 5, None),
 ])
-def test_dice_are_read_from_every_display(text, expected, any_order, read):
-    assert games.read_dice(text, expected, any_order) == read
+def test_dice_are_read_from_every_display_but_menus(text, expected, read):
+    assert games.shown_dice(text, expected) == read
 
 
-def test_letters_follow_the_values_when_a_program_throws_in_another_order():
-    shown = [2, 6, 5, 3, 3]
-    moved = games.translate("a, B, c", [3, 3, 5, 6, 2], shown)
-    assert moved in ("d, E, c", "e, D, c")
-    assert sorted(shown[at] for at in games.kept(moved)) == [3, 3, 5]
-    assert games.translate("ccbbaa", [4, 4, 4, 1, 2], [4, 4, 4, 1, 2]) == "ccbbaa"
+def test_keeping_dice_follows_the_plan():
     assert games.after_keep([4, 4, 4, 1, 2], "ccbbaa", (5,)) == [4, 4, 4, 5, 5]
+    assert games.after_keep([4, 4, 4, 1, 2], "", (1, 2, 3, 4, 5)) == [1, 2, 3, 4, 5]
+    assert games.after_keep([4, 4, 4, 1, 2], "x-A-e!", (6,)) == [4, 6, 6, 6, 2]
 
 
 def test_prompts_are_told_apart_by_wording_menu_and_state():
@@ -145,16 +140,23 @@ def test_prompts_are_told_apart_by_wording_menu_and_state():
     assert games.kind_of("press ENTER to start the next game round >>>", "keep") == "enter"
     assert games.kind_of("Your choice: ", "keep", menu=True) == "option"
     assert games.kind_of("> ", "keep") == "keep"
+    for asked in ("Roll again? (y/n) ", "Do you want to re-roll?", "Throw again [Y/N]: ",
+                  "Would you like to roll again? yes or no: "):
+        assert games.kind_of(asked, "keep") == "reroll", asked
+    for asked in ("Which dice do you want to re-roll? ", "Dice to re-roll (e.g. ace): ",
+                  "Letters of the dice to roll again: "):
+        assert games.kind_of(asked, "option") == "keep", asked
 
 
 def test_the_final_table_is_read_in_every_layout():
-    rows, sections = games.read_table(
-        "Chance: 26 points.\nOnes 3 (of 5) [1, 6, 1, 6, 1]\n| Yahtzee         |  50 |\n"
-        "Chance: 26\nBonus (63+): 35\nsum upper section: 63\nYahtzee bonus = 200\n"
-        "Lower section 207\nGrand total: 505\n")
-    assert rows == {"Ones": 3, "Yahtzee": 50, "Chance": 26}
-    assert sections == {"upper sum": 63, "upper bonus": 35, "lower sum": 207,
-                        "Yahtzee bonus": 200, "final score": 505}
+    text = ("Chance: 26 points.\nOnes 3 (of 5) [1, 6, 1, 6, 1]\n| Yahtzee         |  50 |\n"
+            "Chance .... 26\nBonus (63+): 35\nsum upper section: 63\nYahtzee bonus = 200\n"
+            "Lower section 207\nGrand total: 505\n")
+    assert score_table.rows(text, rules.OPTIONS, avoid={"Yahtzee": "bonus"}) == \
+        {"Ones": 3, "Yahtzee": 50, "Chance": 26}
+    assert score_table.totals(text, games.SECTIONS) == {
+        "upper sum": 63, "upper bonus": 35, "lower sum": 207, "Yahtzee bonus": 200,
+        "final score": 505}
 
 
 def test_the_plans_test_what_the_handout_promises():

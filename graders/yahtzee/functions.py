@@ -1,5 +1,6 @@
-"""The scoring functions called directly, all in one child process: each over all 7776 throws
-(engine ``exhaustive``), and calculate_score / calculate_final_scores on chosen histories.
+"""The scoring functions called directly: each over all 7776 throws (engine ``exhaustive``,
+``collect_sweeps``), and calculate_score / calculate_final_scores on chosen histories
+(``collect_cases``), each in one child process.
 
 The joker and final-score cases are run again with the kit's is_ functions swapped in when
 they fail (``requirements.better``), so a wrong is_yahtzee costs its own item only; a joker
@@ -7,10 +8,11 @@ may give the points the student gives a real Full House or straight (``fixed``).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from graders.engine.calls import Case, FunctionCalls, same, swap_all
-from graders.engine.exhaustive import Sweep, default_judge, exhaustive
+from graders.engine.exhaustive import Sweep, exhaustive
 from graders.engine.harness import run_folder
 from graders.engine.requirements import Requirement, better
 
@@ -59,13 +61,8 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
     function = name if name.startswith("is_") else "calculate_score"
     inputs, reference = (rolls, getattr(rules, name)) if function == name else \
         ([(roll, name, {}) for roll in rolls], rules.score)
-
-    def judge(item, entry, expected):
-        """A right answer passes at once; a wrong one is worded by the engine."""
-        if "error" not in entry and same(entry.get("v"), expected):
-            return None
-        return default_judge(function, item, entry, expected, lambda *_: RULE[name])
-    return exhaustive(calls, function, inputs, reference, stop_at_zero=True, judge=judge)
+    return exhaustive(calls, function, inputs, reference, stop_at_zero=True,
+                      why=lambda *_: RULE[name])
 
 
 def without(number: int) -> list[int]:
@@ -158,20 +155,37 @@ def judge(calls: FunctionCalls, cases: list[Case], fixed: dict, swap=None) -> li
     return [case.requirement(compare(case)) for case in calls.run_cases(cases, swap)]
 
 
-def collect(submission, budget=None) -> Evidence:
-    """Every function call of the grade, in one child process."""
-    evidence, rolls = Evidence(), rules.all_rolls()
+@contextmanager
+def calls_of(submission, budget, evidence: Evidence):
+    """A child process holding the student's module; ``evidence`` learns which functions it
+    defines, or why it could not be imported."""
     with run_folder(submission, "calls") as folder, \
             FunctionCalls(folder / submission.main_name, folder, budget=budget) as calls:
         evidence.defined = calls.defined(IS_FUNCTIONS + ("calculate_score",
                                                          "calculate_final_scores")) or {}
         if calls.import_error:
             evidence.import_error = calls.import_error.replace(str(folder) + "/", "")
-            return evidence
+        yield calls
+
+
+def collect_sweeps(submission, budget=None) -> Evidence:
+    """The is_ functions and calculate_score (empty history) over every throw."""
+    evidence, rolls = Evidence(), rules.all_rolls()
+    with calls_of(submission, budget, evidence) as calls:
         for item, names in SWEEPS.items():
-            if all(evidence.defined.get(n if n.startswith("is_") else "calculate_score")
-                   for n in names):
+            if not evidence.import_error and all(
+                    evidence.defined.get(n if n.startswith("is_") else "calculate_score")
+                    for n in names):
                 evidence.sweeps[item] = [sweep(calls, name, rolls) for name in names]
+    return evidence
+
+
+def collect_cases(submission, budget=None) -> Evidence:
+    """calculate_score with chosen histories (the joker) and calculate_final_scores."""
+    evidence = Evidence()
+    with calls_of(submission, budget, evidence) as calls:
+        if evidence.import_error:
+            return evidence
         if evidence.defined.get("calculate_score"):
             genuine = [Case(f"calculate_score({dice!r}, {option!r}, {{}})", subject=option)
                        for dice, option in (([2, 2, 3, 3, 3], "Full House"),

@@ -2,8 +2,10 @@
 
 All dice thrown again at once show one face, so a plan comes out the same whether a program
 throws only the dice not kept or throws five and puts the kept ones back; the dice shown are
-read after every throw, and when a program throws in another order the letters typed follow
-the values the plan keeps. Prompts are told apart by their wording, a list of options above
+read after every throw, and the letters typed name the dice as the program shows them (it may
+sort them, or throw in another order): they follow the values the plan keeps. A "Roll again?
+(y/n)" question is answered yes when the plan throws again (the keep question follows), no
+when it keeps every die. Prompts are told apart by their wording, a list of options above
 them, else the round's state (two keep questions, then the option). An option answer was
 taken when dice were thrown before the next question, or the game moved on or ended.
 """
@@ -15,7 +17,8 @@ from collections import namedtuple
 from pathlib import Path
 
 from graders.engine.draws import ScriptedDice
-from graders.engine.readers.dice import find_dice
+from graders.engine.readers import score_table
+from graders.engine.readers.dice_rows import letters_named, read_dice, relabel
 from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
@@ -25,7 +28,10 @@ KEEP_WORDS = re.compile(r"keep|hold|letter|re-?roll|a\s*-\s*e\b|which dice|throw
 OPTION_WORDS = re.compile(r"option|categor|\bbox\b|1\s*-\s*13|number", re.I)
 ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
 NAME = re.compile(r"\bname\b", re.I)
-DIE, NUMBER = re.compile(r"(?<![\d.])[1-6](?![\d.])"), re.compile(r"-?\d+")
+# "Roll again? (y/n)", "Do you want to re-roll?": a yes/no question, not "Which dice to re-roll?"
+REROLL = re.compile(r"\b(roll|throw)\s+again\b|\bre-?(roll|throw)", re.I)
+YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
+                    r"^\W*(do|would|will|want|roll|throw|re-?roll)\b[^?]*\?\W*$", re.I)
 # a line naming an option is a menu or a score, not dice ("Yahtzee" is also a title)
 MENU_LINE = re.compile("|".join(r"\b" + name.replace(" ", r"\s+") + r"\b"
                                 for name in rules.OPTIONS if name != "Yahtzee"), re.I)
@@ -57,53 +63,22 @@ PLANS = load_plans()
 BONUS_GAME, ZERO_GAME = PLANS.values()
 
 
-def kept(typed: str) -> set[int]:
-    """The positions the letters a to e of an answer keep."""
-    return {"abcde".index(ch) for ch in typed.lower() if ch in "abcde"}
-
-
 def after_keep(dice: list[int], typed: str, faces: tuple[int, ...]) -> list[int]:
     """The dice after a keep answer: kept ones stay, the others show the loaded faces."""
     return list(faces) if len(faces) == 5 else \
-        [die if at in kept(typed) else faces[0] for at, die in enumerate(dice)]
+        [die if at in letters_named(typed) else faces[0] for at, die in enumerate(dice)]
 
 
-def read_dice(text: str, expected: list[int] | None, any_order: bool = False):
-    """The five dice a program showed: five die digits on one line (or one per line, or big
-    dice drawn as text) equal to ``expected`` (in any order, with ``any_order``), else the
-    best reading, else None. Lines naming options (a menu, the points) are not read."""
-    lines = [line for line in text.splitlines() if not MENU_LINE.search(line)]
-    rows = [[int(face) for face in DIE.findall(line)] for line in lines]
-    found = [row for row in rows if len(row) >= 5]
-    windows = [faces[at:at + 5] for faces in found or [sum(rows, [])]
-               for at in range(len(faces) - 4)] if expected else []
-    matches = [w for w in windows if w == expected] + \
-        [w for w in reversed(windows) if any_order and sorted(w) == sorted(expected)]
-    if matches:
-        return matches[0]
-    if expected and find_dice("\n".join(lines), expected):
-        return list(expected)
-    every = sum(rows, [])
-    return found[-1][-5:] if found else every[-5:] if len(every) >= 5 else None
-
-
-def translate(typed: str, planned: list[int], shown: list[int]) -> str:
-    """The answer with each letter moved to a die showing the value the plan meant to keep
-    (for a program that throws in another order); case and other characters stay."""
-    if sorted(planned) != sorted(shown):
-        return typed
-    places, free = {}, list(range(5))
-    for at in sorted(range(5), key=lambda at: planned[at] != shown[at]):
-        places[at] = min(free, key=lambda place: (shown[place] != planned[at], place != at))
-        free.remove(places[at])
-    letter = {ch: "abcde"[places["abcde".index(ch)]] for ch in "abcde"}
-    return "".join(letter[ch.lower()].upper() if ch.isupper() else letter[ch]
-                   if ch.lower() in letter else ch for ch in typed)
+def shown_dice(text: str, expected: list[int] | None) -> list[int] | None:
+    """The dice a program showed (in any order); lines naming options are not read."""
+    return read_dice(text, expected, any_order=True, skip=MENU_LINE)
 
 
 def kind_of(asked: str, expected: str, menu: bool = False) -> str:
-    """keep, option, enter or name from the wording; a question after a list of options is
-    the option question; ``expected`` where nothing tells."""
+    """reroll, keep, option, enter or name from the wording; a question after a list of
+    options is the option question; ``expected`` where nothing tells."""
+    if REROLL.search(asked) and YES_NO.search(asked):
+        return "reroll"
     keep, option = KEEP_WORDS.search(asked), OPTION_WORDS.search(asked)
     if not keep and not option:
         return "name" if NAME.search(asked) else "enter" if ENTER.search(asked) else \
@@ -132,6 +107,7 @@ class Game:
         self.expected: list[int] | None = None        # the dice after the last keep answer
         self.pending: tuple | None = None             # (typed, must refuse) of an option
         self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
+        self.fresh, self.said_yes, self.retry = True, False, False   # see seen(), reroll()
 
     def excerpt(self, number: int | None = None) -> str:
         """The transcript of one round, or of the end of the game."""
@@ -148,12 +124,13 @@ class Game:
         self.found.append((item, Requirement(bool(ok), case, expected, actual, why,
                                              self.round, self.round, TRANSCRIPT)))
 
-    def type(self, typed: str, counted: bool = True) -> None:
-        """Answer; a counted answer starts a new stretch of output and draws."""
+    def type(self, typed: str, counted: bool = True, intent: str | None = None) -> None:
+        """Answer (text, or an intent worded as the prompt asks); a counted answer starts a
+        new stretch of output and draws."""
         self.answers.append(self.round)
         if counted:
             self.drawn, self.text = len(self.dice.draws), ""
-        self.session.type(typed)
+        self.session.answer(intent) if intent else self.session.type(typed)
 
     def play(self) -> "Game":
         while (prompt := self.session.wait()) is not None:
@@ -169,18 +146,17 @@ class Game:
         """Answer one prompt; False to stop the game."""
         if self.round >= len(self.plan.rounds) and self.pending is None:
             self.after += 1
-            if drew or kind_of(asked, "other") == "keep" or self.after > MAX_AFTER:
+            if drew or kind_of(asked, "other") in ("keep", "reroll") or self.after > MAX_AFTER:
                 self.session.stop("a 14th round began after all 13 options were used" if
                                   self.after == 1 else "the game asked more questions after "
                                   "the last round")
                 return False
-            self.answers.append(self.round)
-            self.session.answer("enter" if kind_of(asked, "other") == "enter" else "no")
+            self.type("", intent="enter" if kind_of(asked, "other") == "enter" else "no")
             return True
         kind = kind_of(asked, "option" if self.keeps >= 2 else "keep",
                        bool(MENU_LINE.search(self.text)))
         if self.pending is not None and kind not in ("enter", "name"):
-            taken = self.settle(drew or kind_of(asked, "other") == "keep")
+            taken = self.settle(drew or kind_of(asked, "other") in ("keep", "reroll"))
             if self.round >= len(self.plan.rounds):
                 return self.step(asked, drew)
             kind = kind_of(asked, "keep") if taken else "option"
@@ -188,42 +164,70 @@ class Game:
             self.moved_on = self.pending is not None     # a pause after an option: taken
             self.type("Sam" if kind == "name" else "", counted=False)
             return True
-        return self.keep(drew) if kind == "keep" else self.option()
+        return {"keep": self.keep, "reroll": self.reroll}.get(kind, self.option)(drew)
+
+    def seen(self, drew: bool) -> bool:
+        """Read the round's first throw, or judge the dice shown after the last keep answer;
+        False when that answer was refused (the question came again without a throw)."""
+        if self.fresh:
+            self.model, self.fresh = shown_dice(self.text, self.planned) or self.planned, False
+            return True
+        return self.expected is None or self.judge_keep(drew)
 
     def judge_keep(self, drew: bool) -> bool:
-        """The dice shown after a keep answer; False when the question came again without a
-        throw (the answer was refused)."""
+        """Record the dice shown after a keep answer; False when it was refused."""
         typed, expected = self.last_typed, self.expected
-        shown = read_dice(self.text, expected, not kept(typed))
+        shown = shown_dice(self.text, expected)
         case = f": «{typed}» typed at the keep question"
         if shown is None and not drew:
             self.record("keep-dice", False, case, dice_text(expected),
                         "the question asked again", KEEP_RULE)
             return False
         if shown is not None:
-            right = shown == expected or (not kept(typed) and sorted(shown) == sorted(expected))
+            # Interpretation: the handout asks for dice kept in place, but a program that
+            # shows them sorted (and whose letters name the dice as shown) keeps the right
+            # dice, which a TA would accept: sorting costs nothing. Any other reordering of
+            # kept dice is a wrong keep.
+            alike = sorted(shown) == sorted(expected)
+            right = shown == expected or alike and (not letters_named(typed) or shown in (
+                sorted(shown), sorted(shown, reverse=True)))
             self.record("keep-dice", right, case, dice_text(expected), dice_text(shown),
                         KEEP_RULE)
         self.model, self.expected = shown or expected, None
         return True
 
-    def keep(self, drew: bool) -> bool:
-        if self.keeps == 0:
-            self.model = read_dice(self.text, self.planned, True) or self.planned
-        elif not self.judge_keep(drew):           # refused: the letters alone (repeats stop)
-            self.type("".join(sorted("abcde"[at] for at in kept(self.last_typed))))
+    def reroll(self, drew: bool) -> bool:
+        """A yes/no question before the keep question: yes when the plan throws again (the
+        keep question follows), no when it keeps every die or the round had three throws."""
+        if self.session.prompt.repeats:               # not accepted: the same, worded anew
+            self.type("", intent="yes" if self.said_yes else "no")
             return True
+        self.retry = not self.seen(drew)
+        planned = self.plan.rounds[self.round].keeps[self.keeps][0] if self.keeps < 2 else ""
+        self.said_yes = self.retry or self.keeps < 2 and len(letters_named(planned)) < 5
+        if not self.said_yes:                         # a decision to keep all: the throws end
+            self.keeps, self.all_kept = self.keeps + 1, True
+        self.type("", intent="yes" if self.said_yes else "no")
+        return True
+
+    def keep(self, drew: bool) -> bool:
+        if self.retry or not self.said_yes and not self.seen(drew):
+            self.retry = self.said_yes = False        # refused: the letters alone
+            self.type("".join(sorted("abcde"[at] for at in letters_named(self.last_typed))))
+            return True
+        self.said_yes = False
         plan = self.plan.rounds[self.round]
         typed, faces = plan.keeps[self.keeps] if self.keeps < 2 else ("abcde", ())
         self.dice.load(list(faces) * (5 if len(faces) == 1 else 1))
-        typed, self.planned = translate(typed, self.planned, self.model or []), \
+        typed, self.planned = relabel(typed, self.planned, self.model or []), \
             after_keep(self.planned, typed, faces)
         self.expected = after_keep(self.model, typed, faces) if self.model else None
-        self.last_typed, self.keeps, self.all_kept = typed, self.keeps + 1, len(kept(typed)) == 5
+        self.last_typed, self.keeps = typed, self.keeps + 1
+        self.all_kept = len(letters_named(typed)) == 5
         self.type(typed)
         return True
 
-    def option(self) -> bool:
+    def option(self, drew: bool) -> bool:
         if self.expected is not None and self.pending is None:
             self.judge_keep(True)
         if self.pending is None and self.tried == 0:
@@ -251,7 +255,7 @@ class Game:
         option = rules.OPTIONS[int(typed) - 1] if typed in map(str, range(1, 14)) else None
         self.rounds.append((option, self.model, [entry[0] for entry in self.rounds]))
         self.round, self.keeps, self.tried, self.expected = self.round + 1, 0, 0, None
-        self.all_kept = False
+        self.all_kept, self.fresh, self.said_yes, self.retry = False, True, False, False
         if self.round < len(self.plan.rounds):
             self.model = self.planned = list(self.plan.rounds[self.round].first)
         return True
@@ -285,66 +289,62 @@ def play(target: Path, workdir: Path, plan: Plan, limits) -> Game:
 
 
 # ----------------------------------------------------------------------------- judging
-def read_table(tail: str) -> tuple[dict, dict]:
-    """The final table: option -> the first number after its name on its (last) line; each
-    section's number after its line's last ':' or '=', else its line's last number."""
-    rows, sections, lines = {}, {}, tail.splitlines()
-    for option in rules.OPTIONS:
-        name = re.compile(r"\b" + option.replace(" ", r"\s+") + r"\b", re.I)
-        for line in lines:
-            found = name.search(line)
-            number = found and NUMBER.search(line[found.end():])
-            if number and not (option == "Yahtzee" and re.search("bonus", line, re.I)):
-                rows[option] = int(number.group())
-    for label, (wanted, avoided) in SECTIONS.items():
-        for line in lines:
-            if re.search(wanted, line, re.I) and not re.search(avoided, line, re.I):
-                after = re.split(r"[:=]", line)[1:]
-                numbers = (NUMBER.findall(after[-1]) if after else [])[:1] or \
-                    NUMBER.findall(line)[-1:]
-                sections.update({label: int(numbers[0])} if numbers else {})
-    return rows, sections
+def judge(runs: list[Game], item: str, *judges) -> list[Requirement]:
+    """The requirements of one item the games showed, found by ``judges`` (each takes a
+    game and gives (item, Requirement) pairs); a game a safety net stopped is not judged."""
+    return [requirement for run in runs if not run.grader_problem for found in judges
+            for of, requirement in found(run) if of == item]
 
 
-def judge(runs: list[Game], fixed: dict) -> dict[str, list[Requirement]]:
-    """Every requirement the games showed, by rubric item (``fixed``: the points the student
-    gives a real Full House and straights, which a joker may give too)."""
-    judged: dict[str, list[Requirement]] = {}
-    for run in (run for run in runs if not run.grader_problem):    # safety net: not judged
-        found = run.found + [("thirteen-rounds", Requirement(
-            len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
-            "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
-            (run.problem or "then the game ended"), "A game has 13 rounds.", 0,
-            run.excerpt(), TRANSCRIPT))]
-        found += judge_table(run, fixed) if run.ended else []
-        for item, requirement in found:
-            judged.setdefault(item, []).append(requirement)
-    return judged
+def playing(run: Game) -> list[tuple]:
+    """What the game showed while it was played: the console items, and its 13 rounds."""
+    return run.found + [("thirteen-rounds", Requirement(
+        len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
+        "13 rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
+        (run.problem or "then the game ended"), "A game has 13 rounds.", 0, run.excerpt(),
+        TRANSCRIPT))]
 
 
 def dice_text(dice) -> str:
     return " ".join(map(str, dice)) if dice else "no dice the grader could read"
 
 
-def judge_table(run: Game, fixed: dict) -> list[tuple]:
-    """Each row under its option's item; the sums and total from the rows shown; the bonuses
-    from the sums shown."""
-    rows, sections = read_table(run.tail)
-    table, found = run.excerpt(), []
+def final_table(run: Game):
+    """The rows and sections of the final table, and ``add`` to record a requirement of it
+    (a game that did not end has no final table to judge: each judge returns nothing)."""
+    rows = score_table.rows(run.tail, rules.OPTIONS, avoid={"Yahtzee": "bonus"})
+    sections, found, table = score_table.totals(run.tail, SECTIONS), [], run.excerpt()
 
     def add(item, ok, what, expected, actual, why):
         found.append((item, Requirement(bool(ok), f"Game '{run.plan.name}', the final table: "
                                         f"{what}", str(expected), str(actual), why, len(found),
                                         table, TRANSCRIPT)))
+    return rows, sections, found, add
+
+
+def table_rows(run: Game, fixed: dict | None = None) -> list[tuple]:
+    """Each option's row under its option's item (``fixed``: the points the student gives a
+    real Full House and straights, which a joker may give too)."""
+    if not run.ended:
+        return []
+    rows, _, found, add = final_table(run)
     for option, dice, before in {row[0]: row for row in run.rounds if row[0]}.values():
-        add("score-table", option in rows, f"the row of {option}", "its points", "no row",
-            "The table shows every option with its points.")
+        add("score-table", option in rows, f"the row of {option}",
+            "its points", "no row", "The table shows every option with its points.")
         if option in rows and dice:
             item, points = rules.item_of(option, dice), rules.score(dice, option, before)
             add(item, rows[option] == points or (item == "joker" and points and
-                                                 rows[option] == fixed.get(option)),
+                                                 rows[option] == (fixed or {}).get(option)),
                 f"{option} scored with {dice_text(dice)}", points, rows[option],
                 "The table shows the points the rules give these dice.")
+    return found
+
+
+def table_sums(run: Game) -> list[tuple]:
+    """The section sums and the final score, from the numbers the table itself shows."""
+    if not run.ended:
+        return []
+    rows, sections, found, add = final_table(run)
     for label in SECTIONS:
         add("score-table", label in sections, f"the {label}", "a line with its number",
             "none found", "The table ends with the sums, the bonuses and the final score.")
@@ -354,6 +354,15 @@ def judge_table(run: Game, fixed: dict) -> list[tuple]:
         if label in sections and None not in summed:
             add("score-table", sections[label] == sum(summed), f"the {label}", sum(summed),
                 sections[label], "Each sum adds up the numbers shown above it.")
+    return found
+
+
+def table_bonuses(run: Game) -> list[tuple]:
+    """The upper bonus from the upper sum shown; the Yahtzee bonus from the Yahtzees thrown."""
+    if not run.ended:
+        return []
+    rows, sections, found, add = final_table(run)
+    upper = [rows.get(o) for o in rules.UPPER]
     upper_sum = sections.get("upper sum", None if None in upper else sum(upper))
     if "upper bonus" in sections and upper_sum is not None:
         add("upper-bonus", sections["upper bonus"] == 35 * (upper_sum >= 63), "the upper "
