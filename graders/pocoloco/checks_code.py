@@ -8,6 +8,7 @@ import pytest
 
 from graders.engine import static
 from graders.engine.answers import options
+from graders.engine.readability import check_readability as readability_item
 
 from .judging import game
 from .scenarios import LONG
@@ -83,30 +84,7 @@ def check_functions(games, submission, result):
 
 
 @pytest.mark.item("readability")
-def check_readability(submission, result):
-    report = static.style(submission.main)
-    facts = static.facts(submission.main)
-    short = [n for n in set(facts.names) if len(n) == 1 and n not in "ijkxyn_"]
-    layout = sum(v for k, v in report.issues.items() if k[0] in "EW" and k != "E501")
-    result.measure("lines over 100 characters", len(report.long_lines))
-    result.measure("comment lines", facts.comment_lines)
-    result.measure("docstrings", facts.docstrings)
-    result.measure("one-letter variable names", sorted(short))
-    result.measure("other pycodestyle layout warnings", layout)
-    score = 3.0
-    if report.long_lines:
-        score -= 1
-        shown = ", ".join(f"line {n} ({w} characters)" for n, w in report.long_lines[:5])
-        result.add_detail(f"Lines longer than 100 characters: {shown}.")
-    if facts.comment_lines + facts.docstrings < max(3, facts.code_lines // 40):
-        score -= 1
-        result.add_detail(f"Few comments: {facts.comment_lines} comment lines and "
-                          f"{facts.docstrings} docstrings for {facts.code_lines} lines of code.")
-    if len(short) > 3:
-        score -= 0.5
-        result.add_detail(f"Variable names that do not describe their value: {sorted(short)}.")
-    if layout > max(10, facts.code_lines // 10):
-        score -= 0.5
-        result.add_detail("Inconsistent spacing (pycodestyle): " + "; ".join(report.examples[:3]))
-    result.fraction = max(0.0, score) / 3
-    result.note("Measured automatically; a TA confirms the code reads well.")
+def check_readability(result, submission, rubric):
+    """Long lines, comments, one-letter names and layout, measured with the engine's
+    readability and the rubric's [readability] settings (a TA confirms)."""
+    readability_item(result, submission, rubric)
