@@ -35,7 +35,15 @@ SHARED_WITH_GRADER = {"hilo": {
     # answer of each wrong hand anyway): the handout's rank characters, sort_hand's and
     # has_pair's one-line bodies. Nothing of the hidden functions is in the kit.
     "three_card_poker": {'RANK_CHARACTERS = "23456789XJQKA"', "return len(set(hand)) == 2",
-                         "return sorted(hand, reverse=True)"}}
+                         "return sorted(hand, reverse=True)"},
+    # Poker Dice: the handout's two straights and the faces of a Dice read through the
+    # handout's attributes, which calculateScore's public check needs to name every roll's
+    # hand; an import and an except clause of the engine that any program may have
+    "poker_dice": {"STRAIGHTS = ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])",
+                   "return [die.value for die in dice.diceInSet]",
+                   "from collections import Counter", "except (OSError, ValueError):"}}
+
+NAMED_LIKE_HIDDEN = {"pocoloco": {"points"}}
 
 
 def marked_items(node: ast.AST) -> list[str]:
@@ -114,8 +122,10 @@ def test_no_hidden_line_in_the_kit(assignment, tmp_path):
     others = [a for a in assignments() if a != assignment]
     assert not [n for n in names if any(f"/graders/{a}/" in n for a in others)]
     # no function or class of the kit's grader is named after a hidden item: the kit's own
-    # correct score_hand or is2Pair would be a hidden item's answer
-    hidden_items = {i.id for i in rubric.items if not i.public}
+    # correct score_hand or is2Pair would be a hidden item's answer (PocoLoco's rules.points
+    # is the handout's points rule above, not the points totals its item judges)
+    hidden_items = {i.id for i in rubric.items if not i.public} - NAMED_LIKE_HIDDEN.get(
+        assignment, set())
     defined = {node.name for n, t in text.items() if f"/graders/{assignment}/" in n
                and n.endswith(".py") for node in ast.walk(ast.parse(t))
                if isinstance(node, (ast.FunctionDef, ast.ClassDef))}

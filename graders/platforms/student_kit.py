@@ -121,8 +121,12 @@ def _uses(node: ast.AST, modules: dict[str, Module], aliases: dict[str, str],
     outside: dict[str, set[str]] = {}
     args: set[str] = set()
     for sub in ast.walk(node):
-        if isinstance(sub, ast.Name):
+        # a name only assigned (a dataclass field called like a module, a loop variable) is no
+        # use of the top-level name it shares; ``x += 1`` reads x, so it is one
+        if isinstance(sub, ast.Name) and not isinstance(sub.ctx, (ast.Store, ast.Del)):
             names.add(sub.id)
+        elif isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+            names.add(sub.target.id)
         elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
                 and sub.value.id in aliases:
             outside.setdefault(aliases[sub.value.id], set()).add(sub.attr)
