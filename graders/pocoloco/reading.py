@@ -16,6 +16,8 @@ from graders.engine.readers.standings import last_standings
 from . import rules
 from .play import Game
 
+DIGIT = re.compile(r"\d")
+
 
 @dataclass
 class Turn:
@@ -59,6 +61,7 @@ class Reading:
         self.human = game.policy.human          # HUMAN, unless the program never asked
         self.names = [self.human] + [n for n in game.policy.computers if n != self.human]
         self.rounds = self._rounds()
+        self._standings: dict[tuple[int, int], dict[str, int]] = {}
 
     def _rounds(self) -> list[Round]:
         """Rounds from the turns the policy followed: each roll's faces in order of drawing.
@@ -187,13 +190,28 @@ class Reading:
         return self.transcript.render(span[0], span[1], max_lines=max_lines)
 
     def standings_before(self, index: int) -> dict[str, int]:
-        found, _ = last_standings(self.slice(self.before(index)), self.names)
-        return found
+        return self._standings_in(self.before(index))
 
     def standings_at_end(self) -> dict[str, int]:
         last = self.rounds[-1].index if self.rounds else -1
-        found, _ = last_standings(self.slice(self.after(last)), self.names)
-        return found
+        return self._standings_in(self.after(last))
+
+    def _standings_in(self, span: tuple[int, int]) -> dict[str, int]:
+        """The last standings in a span of the text (``last_standings``), read once per span.
+
+        The lines after the span's last line with a digit are left out first: they give no
+        number, and the search from the end would meet them only in shortened copies of the
+        lines it reads from that last line with a digit, so the answer is the same. A
+        program that floods the screen at the end ("rolling..." until the output limit) is
+        read at once instead of in minutes."""
+        if span not in self._standings:
+            lines = self.slice(span).split("\n")
+            keep = len(lines)
+            while keep and not DIGIT.search(lines[keep - 1]):
+                keep -= 1
+            found, _ = last_standings("\n".join(lines[:keep]), self.names)
+            self._standings[span] = found
+        return dict(self._standings[span])
 
     # ------------------------------------------------------------------ the human
     def offers(self, index: int) -> int:
