@@ -18,4 +18,3 @@ def test_the_default_judge_spells_only_wrong_answers():
     assert worked == [(2, 2)]
     failure = default_judge("add", (2, 2), {"error": "TypeError", "message": "no"}, 4)
     assert failure.got == "raised TypeError: no"
-

@@ -41,7 +41,12 @@ SHARED_WITH_GRADER = {"hilo": {
     # hand; an import and an except clause of the engine that any program may have
     "poker_dice": {"STRAIGHTS = ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])",
                    "return [die.value for die in dice.diceInSet]",
-                   "from collections import Counter", "except (OSError, ValueError):"}}
+                   "from collections import Counter", "except (OSError, ValueError):"},
+    # Yahtzee: the kit's is_yahtzee and is_large_straight, the public items' rules that the
+    # self-check compares the student's functions with on every throw (one-line bodies that
+    # the reference happens to share). The joker and the final scores are not in the kit.
+    "yahtzee": {"return len(set(dice)) == 1",
+                "return set(dice) in ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})"}}
 
 NAMED_LIKE_HIDDEN = {"pocoloco": {"points"}}
 
@@ -153,6 +158,23 @@ def test_pocoloco_kit_names_no_hidden_game(tmp_path):
         assert not re.search(rf"\b{name}\b", grader)
     for game in ("ties", "game-over", "strategy"):          # the hidden games' names
         assert not re.search(rf'Scenario\(\s*"{game}"', grader)
+
+
+def test_yahtzee_kit_has_no_hidden_check_case_or_judge(tmp_path):
+    """Yahtzee's hidden checks are made by factories and cut by the names its
+    student_kit.toml lists; with them go the hidden items' cases, judges and rules."""
+    kit = build("yahtzee", tmp_path)
+    hidden = tomllib.loads((KIT_ROOT / "graders/yahtzee/student_kit.toml").read_text())
+    with zipfile.ZipFile(kit) as archive:
+        grader = "\n".join(archive.read(n).decode() for n in archive.namelist()
+                           if "/graders/yahtzee/" in n)
+    for name in hidden["hidden"]["checks"]:
+        assert not re.search(rf"\b{name}\b", grader), name
+    for name in ("histories", "collect_cases", "joker_cases", "final_cases", "table_jokers",
+                 "table_sums", "table_bonuses", "joker", "joker_score", "final_scores"):
+        assert f"def {name}(" not in grader, name
+    marked = set(re.findall(r'mark\.item\("([\w-]+)"\)', grader))
+    assert marked == {i.id for i in Rubric.load("yahtzee").items if i.public}
 
 
 @pytest.fixture(scope="module")

@@ -171,7 +171,7 @@ def test_the_plans_test_what_the_handout_promises():
                 dice = games.after_keep(dice, typed, faces)
             option = rules.OPTIONS[planned.option - 1]
             assert option not in history
-            history[option] = (rules.score(dice, option, history), dice)
+            history[option] = (rules.joker_score(dice, option, history), dice)
         finals[plan.name] = rules.final_scores(history)
     assert finals[games.BONUS_GAME.name] == (63, 35, 207, 200)
     assert finals[games.ZERO_GAME.name] == (62, 0, 118, 0)
@@ -182,7 +182,9 @@ def test_kit_rules_agree_with_the_handout_examples():
     assert rules.score([1, 1, 4, 1, 6], "Ones") == 3
     assert rules.score([2, 3, 4, 5, 2], "Small Straight") == 30
     assert rules.score([2, 3, 4, 5, 2], "Large Straight") == 0
-    assert rules.score([4] * 5, "Full House") == 0
+    assert rules.score([4] * 5, "Full House") == rules.joker_score([4] * 5, "Full House") == 0
+    assert rules.score([1, 2, 3, 4, 6], "Chance") == 16
     used = {"Yahtzee": (50, [3] * 5), "Fours": (12, [4, 4, 4, 5, 5])}
-    assert rules.score([4] * 5, "Full House", used) == 25
+    assert rules.joker_score([4] * 5, "Full House", used) == 25
+    assert rules.joker_score([4] * 5, "Full House", {"Yahtzee": (50, [3] * 5)}) == 0
     assert len(rules.all_rolls()) == 7776

@@ -1,19 +1,23 @@
 """The Yahtzee grader. Each scoring item has a check of the functions (all 7776 throws, or
 chosen histories: functions.py) and one of the games' final tables (games.py); the console
-items are judged from the games alone. The sweeps and the two games run side by side once
-per submission (``played``), the chosen histories after them (``cases``: hidden items only,
-so the public checks never compute a hidden item's answers); the checks judge what was
-gathered."""
+items are judged from the games alone.
+
+The sweeps and the two games run side by side once per submission (``played``); the chosen
+histories of the hidden items run after them in a child of their own (``histories``), so no
+public check computes a hidden item's answers. The public checks are written out; the hidden
+ones are made by ``cases_check`` and ``games_check``, and the student kit cuts them by name
+(student_kit.toml) with all that only they use.
+"""
 from __future__ import annotations
 
 import pytest
 
 from graders.engine import readability
 from graders.engine.harness import run_folder
-from graders.engine.requirements import score
+from graders.engine.requirements import require, score
 
 from . import functions, games
-from .games import playing, table_bonuses, table_rows, table_sums
+from .games import playing, table_bonuses, table_jokers, table_rows, table_sums
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +38,7 @@ def played(submission, budget, notes):
 
 
 @pytest.fixture(scope="session")
-def cases(submission, budget, played):
+def histories(submission, budget, played):
     """calculate_score and calculate_final_scores on chosen histories (after the games)."""
     return played[0] if played[0].import_error else \
         functions.collect_cases(submission, budget)
@@ -42,14 +46,10 @@ def cases(submission, budget, played):
 
 def functions_verdict(result, calls: functions.Evidence, item: str, function: str = ""):
     """An item's functions: its sweeps over every throw, or its cases of ``function``."""
-    if calls.import_error:
-        result.fail(f"Not tested: your file could not be imported. {calls.import_error}")
-    names = [name if name.startswith("is_") else "calculate_score"
-             for name in functions.SWEEPS.get(item, [])] or [function]
-    missing = [name for name in names if not calls.defined.get(name)]
-    if missing:
-        result.fail(f"Your file has no function {' or '.join(sorted(set(missing)))} "
-                    "(handout section 5), so this could not be tested.")
+    names = sorted({name if name.startswith("is_") else "calculate_score"
+                    for name in functions.SWEEPS.get(item, [])}) or [function]
+    require(result, calls.import_error, calls.defined, names, explain_here=item ==
+            "upper-section", explained_under="upper-section", where="handout section 5")
     for sweep in calls.sweeps.get(item, []):
         sweep.score(result, noun="throws")
     if calls.swapped.get(item):
@@ -59,12 +59,11 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
         score(result, calls.cases[item], "calls")
 
 
-def games_verdict(result, played, item: str, *judges):
+def games_verdict(result, played, item: str, *judges, fixed=None):
     """An item in the two games, from what ``judges`` find in each (games.judge)."""
     calls, runs = played
-    if calls.import_error:
-        result.fail("Not tested: your file could not be imported ("
-                    f"{calls.import_error.strip().splitlines()[-1]}).")
+    require(result, calls.import_error, {}, [], explain_here=False,
+            explained_under="upper-section")
     if None in runs:
         result.not_judged("The time budget ran out before every game was played.")
     if any(run.grader_problem for run in runs):
@@ -72,7 +71,7 @@ def games_verdict(result, played, item: str, *judges):
                     "counted here.")
     result.note("The grader played two games with loaded dice: " +
                 " and ".join(f"'{name}'" for name in games.PLANS) + ".")
-    score(result, games.judge(runs, item, *judges), "things checked in the games",
+    score(result, games.judge(runs, item, *judges, fixed=fixed), "things checked in the games",
           not_judged="The games never reached anything this item checks.")
 
 
@@ -116,68 +115,39 @@ def check_straights_games(result, played):
     games_verdict(result, played, "straights", table_rows)
 
 
-@pytest.mark.item("joker")
-def check_joker_functions(result, cases):
-    functions_verdict(result, cases, "joker", "calculate_score")
-
-
-@pytest.mark.item("joker")
-def check_joker_games(result, played, cases):
-    """A joker's row may give the points the student gives a real Full House or straight."""
-    games_verdict(result, played, "joker", lambda run: table_rows(run, cases.fixed))
-
-
-@pytest.mark.item("upper-bonus")
-def check_upper_bonus_functions(result, cases):
-    functions_verdict(result, cases, "upper-bonus", "calculate_final_scores")
-
-
-@pytest.mark.item("upper-bonus")
-def check_upper_bonus_games(result, played):
-    games_verdict(result, played, "upper-bonus", table_bonuses)
-
-
-@pytest.mark.item("yahtzee-bonus")
-def check_yahtzee_bonus_functions(result, cases):
-    functions_verdict(result, cases, "yahtzee-bonus", "calculate_final_scores")
-
-
-@pytest.mark.item("yahtzee-bonus")
-def check_yahtzee_bonus_games(result, played):
-    games_verdict(result, played, "yahtzee-bonus", table_bonuses)
-
-
-@pytest.mark.item("keep-dice")
-def check_keep_dice(result, played):
-    games_verdict(result, played, "keep-dice", playing)
-
-
-@pytest.mark.item("three-throws")
-def check_three_throws(result, played):
-    games_verdict(result, played, "three-throws", playing)
-
-
-@pytest.mark.item("thirteen-rounds")
-def check_thirteen_rounds(result, played):
-    games_verdict(result, played, "thirteen-rounds", playing)
-
-
-@pytest.mark.item("options-used-up")
-def check_options_used_up(result, played):
-    games_verdict(result, played, "options-used-up", playing)
-
-
-@pytest.mark.item("score-table")
-def check_score_table_functions(result, cases):
-    functions_verdict(result, cases, "score-table", "calculate_final_scores")
-
-
-@pytest.mark.item("score-table")
-def check_score_table_games(result, played):
-    games_verdict(result, played, "score-table", table_rows, table_sums)
-
-
 @pytest.mark.item("readability")
 def check_readability(result, submission, rubric):
     """Line length, docstrings and names, measured from the file (a TA confirms)."""
     readability.check_readability(result, submission, rubric)
+
+
+def cases_check(item: str, function: str):
+    """The check of a hidden item's cases of ``function``."""
+    @pytest.mark.item(item)
+    def check(result, histories):
+        functions_verdict(result, histories, item, function)
+    return check
+
+
+def games_check(item: str, *judges):
+    """The check of a hidden item in the games (a joker's row may give the points the
+    student gives a real Full House or straight: ``histories.fixed``)."""
+    @pytest.mark.item(item)
+    def check(result, played, histories):
+        games_verdict(result, played, item, *judges, fixed=histories.fixed)
+    return check
+
+
+# the hidden items' checks (pytest collects them by their names here)
+check_joker_functions = cases_check("joker", "calculate_score")
+check_joker_games = games_check("joker", table_jokers)
+check_upper_bonus_functions = cases_check("upper-bonus", "calculate_final_scores")
+check_upper_bonus_games = games_check("upper-bonus", table_bonuses)
+check_yahtzee_bonus_functions = cases_check("yahtzee-bonus", "calculate_final_scores")
+check_yahtzee_bonus_games = games_check("yahtzee-bonus", table_bonuses)
+check_keep_dice = games_check("keep-dice", playing)
+check_three_throws = games_check("three-throws", playing)
+check_thirteen_rounds = games_check("thirteen-rounds", playing)
+check_options_used_up = games_check("options-used-up", playing)
+check_score_table_functions = cases_check("score-table", "calculate_final_scores")
+check_score_table_games = games_check("score-table", table_rows, table_sums)

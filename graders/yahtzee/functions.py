@@ -86,7 +86,7 @@ def joker_cases() -> list[Case]:
                 ({"Yahtzee": (50, [2] * 5), other: (0, without(number % 6 + 1))},
                  f"Only {other} is used, not {upper}: no joker."),
                 ({}, "Nothing is used yet: no joker.")):
-            expected = rules.score(dice, option, history)
+            expected = rules.joker_score(dice, option, history)
             cases.append(Case(f"calculate_score({dice!r}, {option!r}, {history!r})", expected,
                               why, len(cases), subject=option if expected else None))
     used = {"Yahtzee": (50, [5] * 5), "Twos": (4, [2, 2, 1, 3, 4])}

@@ -1,4 +1,4 @@
-"""Whole games in a terminal with loaded dice (plans.toml), and how they are judged.
+"""Whole games in a terminal with loaded dice (plans.py), and how they are judged.
 
 All dice thrown again at once show one face, so a plan comes out the same whether a program
 throws only the dice not kept or throws five and puts the kept ones back; the dice shown are
@@ -12,7 +12,6 @@ taken when dice were thrown before the next question, or the game moved on or en
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import namedtuple
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
 from . import rules
+from .plans import GAMES
 
 KEEP_WORDS = re.compile(r"keep|hold|letter|re-?roll|a\s*-\s*e\b|which dice|throw again", re.I)
 OPTION_WORDS = re.compile(r"option|categor|\bbox\b|1\s*-\s*13|number", re.I)
@@ -42,24 +42,16 @@ MAX_PROMPTS, MAX_AFTER, MAX_REPEATS = 160, 3, 8
 TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice it loaded)"
 
 
-Plan = namedtuple("Plan", "name rounds")
+Plan = namedtuple("Plan", "name rounds")          # the games of plans.py
 # a round: its first throw, two (letters typed, faces thrown again), the option typed (1..13)
-# after the answers it must refuse (see plans.toml)
+# after the answers it must refuse (see plans.py)
 Round = namedtuple("Round", "first keeps option refused")
 
 
-def load_plans(path: Path = Path(__file__).with_name("plans.toml")) -> dict[str, Plan]:
-    """The games of plans.toml (data an instructor may edit), by name."""
-    plans = {}
-    for game in tomllib.loads(path.read_text())["game"]:
-        plans[game["name"]] = Plan(game["name"], tuple(
-            Round(tuple(first), tuple((typed, tuple(faces)) for typed, faces in (one, two)),
-                  option, tuple(refused[0]) if refused else ())
-            for first, one, two, option, *refused in game["rounds"]))
-    return plans
-
-
-PLANS = load_plans()
+PLANS = {name: Plan(name, tuple(
+    Round(tuple(first), tuple((typed, tuple(faces)) for typed, faces in (one, two)), option,
+          tuple(refused[0]) if refused else ())
+    for first, one, two, option, *refused in rounds)) for name, rounds in GAMES.items()}
 BONUS_GAME, ZERO_GAME = PLANS.values()
 
 
@@ -289,14 +281,15 @@ def play(target: Path, workdir: Path, plan: Plan, limits) -> Game:
 
 
 # ----------------------------------------------------------------------------- judging
-def judge(runs: list[Game], item: str, *judges) -> list[Requirement]:
-    """The requirements of one item the games showed, found by ``judges`` (each takes a
-    game and gives (item, Requirement) pairs); a game a safety net stopped is not judged."""
+def judge(runs: list[Game], item: str, *judges, fixed=None) -> list[Requirement]:
+    """The requirements of one item the games showed, found by ``judges`` (each takes a game
+    and ``fixed``, and gives (item, Requirement) pairs); a game a safety net stopped is not
+    judged. ``fixed``: the points the student gives a real Full House and straights."""
     return [requirement for run in runs if not run.grader_problem for found in judges
-            for of, requirement in found(run) if of == item]
+            for of, requirement in found(run, fixed) if of == item]
 
 
-def playing(run: Game) -> list[tuple]:
+def playing(run: Game, fixed=None) -> list[tuple]:
     """What the game showed while it was played: the console items, and its 13 rounds."""
     return run.found + [("thirteen-rounds", Requirement(
         len(run.rounds) == 13 and run.ended, f"Game '{run.plan.name}'",
@@ -322,25 +315,44 @@ def final_table(run: Game):
     return rows, sections, found, add
 
 
-def table_rows(run: Game, fixed: dict | None = None) -> list[tuple]:
-    """Each option's row under its option's item (``fixed``: the points the student gives a
-    real Full House and straights, which a joker may give too)."""
+def scored(run: Game) -> dict:
+    """option -> (its dice, the options played before it), of the options the game took."""
+    return {option: (dice, before) for option, dice, before in run.rounds if option}
+
+
+def table_rows(run: Game, fixed=None) -> list[tuple]:
+    """Each option's row under its option's item (a Yahtzee in a Full House or a straight is
+    the joker's: ``table_jokers``)."""
     if not run.ended:
         return []
     rows, _, found, add = final_table(run)
-    for option, dice, before in {row[0]: row for row in run.rounds if row[0]}.values():
+    for option, (dice, _) in scored(run).items():
         add("score-table", option in rows, f"the row of {option}",
             "its points", "no row", "The table shows every option with its points.")
-        if option in rows and dice:
-            item, points = rules.item_of(option, dice), rules.score(dice, option, before)
-            add(item, rows[option] == points or (item == "joker" and points and
-                                                 rows[option] == (fixed or {}).get(option)),
-                f"{option} scored with {dice_text(dice)}", points, rows[option],
-                "The table shows the points the rules give these dice.")
+        if option in rows and dice and rules.item_of(option, dice) != "joker":
+            add(rules.item_of(option, dice), rows[option] == rules.score(dice, option),
+                f"{option} scored with {dice_text(dice)}", rules.score(dice, option),
+                rows[option], "The table shows the points the rules give these dice.")
     return found
 
 
-def table_sums(run: Game) -> list[tuple]:
+def table_jokers(run: Game, fixed=None) -> list[tuple]:
+    """The rows of Yahtzees scored as a Full House or a straight: a joker that applies may
+    give the points the student gives a real one (``fixed``)."""
+    if not run.ended:
+        return []
+    rows, _, found, add = final_table(run)
+    for option, (dice, before) in scored(run).items():
+        if option in rows and dice and rules.item_of(option, dice) == "joker":
+            points = rules.joker_score(dice, option, before)
+            add("joker", rows[option] == points or points and
+                rows[option] == (fixed or {}).get(option), f"{option} scored with "
+                f"{dice_text(dice)}", points, rows[option], "A Yahtzee is a joker once the "
+                "Yahtzee box and the upper box of its number are used.")
+    return found
+
+
+def table_sums(run: Game, fixed=None) -> list[tuple]:
     """The section sums and the final score, from the numbers the table itself shows."""
     if not run.ended:
         return []
@@ -357,7 +369,7 @@ def table_sums(run: Game) -> list[tuple]:
     return found
 
 
-def table_bonuses(run: Game) -> list[tuple]:
+def table_bonuses(run: Game, fixed=None) -> list[tuple]:
     """The upper bonus from the upper sum shown; the Yahtzee bonus from the Yahtzees thrown."""
     if not run.ended:
         return []

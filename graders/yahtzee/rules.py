@@ -48,31 +48,32 @@ def is_yahtzee(dice) -> bool:
     return len(set(dice)) == 1
 
 
+def score(dice, option: str, history=None) -> int:
+    """The points of the dice in an option, without a joker (``history`` is not read: it is
+    there for calculate_score's signature)."""
+    return _score(tuple(sorted(dice)), option)
+
+
+@lru_cache(maxsize=None)
+def _score(dice: tuple, option: str) -> int:
+    """score() of sorted dice (asked for every throw: cached)."""
+    if option in UPPER:
+        return (UPPER.index(option) + 1) * dice.count(UPPER.index(option) + 1)
+    tests = {"Three Of A Kind": is_three_of_a_kind, "Four Of A Kind": is_four_of_a_kind,
+             "Full House": is_full_house, "Small Straight": is_small_straight,
+             "Large Straight": is_large_straight, "Yahtzee": is_yahtzee, "Chance": bool}
+    return FIXED.get(option, sum(dice)) if tests[option](dice) else 0
+
+
 def joker(dice, used) -> bool:
     """A Yahtzee whose upper box and the Yahtzee box are both used (with 50 or 0)."""
     return is_yahtzee(dice) and "Yahtzee" in used and UPPER[dice[0] - 1] in used
 
 
-def score(dice, option: str, used=()) -> int:
+def joker_score(dice, option: str, used=()) -> int:
     """The points of the dice in an option; ``used``: the options played before (the joker)."""
-    if not used:
-        return _score_sorted(tuple(sorted(dice)), option)     # asked for every throw: cached
-    if option in UPPER:
-        return (UPPER.index(option) + 1) * list(dice).count(UPPER.index(option) + 1)
-    if option == "Chance":
-        return sum(dice)
-    tests = {"Three Of A Kind": is_three_of_a_kind, "Four Of A Kind": is_four_of_a_kind,
-             "Full House": is_full_house, "Small Straight": is_small_straight,
-             "Large Straight": is_large_straight, "Yahtzee": is_yahtzee}
-    if tests[option](dice) or (option in JOKER_OPTIONS and joker(dice, used)):
-        return FIXED.get(option, sum(dice))
-    return 0
-
-
-@lru_cache(maxsize=None)
-def _score_sorted(dice: tuple, option: str) -> int:
-    """score() of sorted dice with nothing played yet."""
-    return score(dice, option, ("nothing that makes a joker",))
+    joker_points = option in JOKER_OPTIONS and joker(dice, used)
+    return FIXED[option] if joker_points else score(dice, option)
 
 
 def final_scores(history) -> tuple[int, int, int, int]:
