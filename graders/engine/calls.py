@@ -11,7 +11,9 @@ literal arguments are taken from it. ``Kit(function, *args)`` instead runs one o
 own functions in the child with the student's module as its first argument (for probes that
 look at classes and objects). ``swap={"has_pair": rules.has_pair}`` (or a module path,
 ``"graders.tcp.rules:has_pair"``) replaces named helpers of the student's module with the
-kit's own functions during the call, so a function can be judged without its helpers' bugs.
+kit's own functions during the call, so a function can be judged without its helpers' bugs
+(``Deep(rules.has_pair)``: the student's function object gets the kit's code, for helpers
+reached through tables built at import).
 The kit modules used this way are copied into the run folder (standard library only).
 
 ``run_cases`` fills in each case's ``outcome``; cases of one ``group`` (by default the
@@ -208,9 +210,20 @@ def kit_reference(thing, name: str | None = None) -> tuple[str, str, Path]:
     return child_name, attr, Path(module.__file__)
 
 
-def swap_all(module, names) -> dict:
-    """swap= for several helpers taken from one kit module: {name: module}."""
-    return {name: module for name in names}
+@dataclass(frozen=True)
+class Deep:
+    """A ``swap=`` helper that replaces the code of the student's function object itself, not
+    only the module's name for it: references taken at import (a table of functions, a dict,
+    a default argument) see the kit's code too. The kit function may return NotImplemented to
+    hand a call back to the student's own code (an argument only their code understands)."""
+
+    helper: Any
+
+
+def swap_all(module, names, deep: bool = False) -> dict:
+    """swap= for several helpers taken from one kit module: {name: module} (``deep``: each
+    one a :class:`Deep` swap)."""
+    return {name: Deep(module) if deep else module for name in names}
 
 
 def swap_note(function: str, helpers: str, own: float, kit: float | None,
@@ -332,7 +345,9 @@ class FunctionCalls:
             spec = {"func": name, "literal": repr((args, kwargs))}
         helpers = dict(swap or {}, **(case.swap or {}))
         if helpers:
-            spec["swap"] = {name: self.lend(thing, name) for name, thing in helpers.items()}
+            spec["swap"] = {name: self.lend(thing.helper, name) + ["deep"]
+                            if isinstance(thing, Deep) else self.lend(thing, name)
+                            for name, thing in helpers.items()}
         for key, value in (("patch", case.patch), ("spy", list(case.spy)),
                            ("inputs", list(case.inputs)), ("args_after", case.args_after)):
             if value:

@@ -60,6 +60,7 @@ class Sweep:
     stopped_early: bool = False
     zero: bool = False             # stopped because the share could only be 0
     swapped: bool = False          # run with kit helpers swapped in
+    excluded: list[str] = field(default_factory=list)    # messages of inputs left out
 
     @property
     def right(self) -> float:
@@ -166,7 +167,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
                stop_at_zero: bool = False, swap: dict | None = None, timeout: float = 1.0,
                why: Callable | None = None, detail: Callable | None = None,
                judge: Callable | None = None, any_order: bool = False,
-               args_after: bool = False) -> Sweep:
+               args_after: bool = False, exclude_error: str | None = None) -> Sweep:
     """Run ``function`` over every input in the child, compare with ``reference``.
 
     ``judge(input, entry, expected)`` may replace the comparison: it gets the child's entry
@@ -175,6 +176,9 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
     "traceback"}) and returns a :class:`Failure` or None. ``why(input, value)`` words the
     rule for the default judge and ``detail(input)`` an input's own working; ``any_order``:
     the answer must not depend on the order of a list input (see ``hint_any_order``).
+    ``exclude_error``: an error name (raised by a kit helper) meaning the input cannot be
+    tried with this submission, e.g. its own classes cannot build that hand: such inputs are
+    left out of the total (another item marks that) and their messages kept in ``excluded``.
     """
     inputs = list(inputs)
     sweep = Sweep(function, len(inputs), swapped=bool(swap))
@@ -195,6 +199,10 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
                 sweep.hang = f"{spelled(function, item)} did not return within {timeout:g} s " \
                              "(an endless loop?)"
                 return sweep
+            if exclude_error is not None and entry.get("error") == exclude_error:
+                sweep.total -= 1
+                sweep.excluded.append(entry.get("message", ""))
+                continue
             sweep.checked += 1
             expected = reference(*item) if isinstance(item, tuple) else reference(item)
             failure = (judge(item, entry, expected) if judge else

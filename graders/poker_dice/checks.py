@@ -14,7 +14,6 @@ from types import SimpleNamespace
 import pytest
 
 from graders.engine.calls import LoadReport
-from graders.engine.readability import Settings
 from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, score
 from graders.engine.rubric import NotJudged
@@ -32,14 +31,6 @@ GROUPS = {"calculateScore": {"functions"}, "isvalidDice": {"functions"},
 GAME_NAMES = ("every hand", "re-rolls", "quit", "broke", "win")
 MIN_LEFT = 1.5            # CPU seconds a game needs to be worth starting
 RUN_WORKERS = 4           # runs side by side: most of them wait for the program
-# Readability: long lines in all four files; docstrings (module, classes, functions) and
-# one-letter names in the three modules. d, s and v are allowed (the handout's own parameter
-# names), and n (the usual counter of a comprehension). These settings belong in the
-# rubric's [readability] table once it has one.
-READABILITY = SimpleNamespace(readability=Settings.from_table({
-    "files": ["project.py", "dice.py", "magic8ball.py"], "lines_only": ["test_project.py"],
-    "allowed_short": ["_", "i", "j", "k", "n", "d", "s", "v"], "docstrings": "all",
-    "example_names": "purse, hand or answer"}))
 
 
 class Runs:
@@ -455,6 +446,6 @@ def explain_control(result, control: selftests.FolderResult | None) -> None:
 
 
 @pytest.mark.item("readability")
-def check_readability(result, submission):
+def check_readability(result, submission, rubric):
     """Line length, docstrings and names, measured from the files (a TA confirms)."""
-    measure_readability(result, submission, READABILITY)
+    measure_readability(result, submission, rubric)

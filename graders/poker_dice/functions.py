@@ -3,7 +3,7 @@
 Each function is tried on all 7776 rolls with the engine's ``exhaustive`` (a few round trips
 per function, one CPU limit per call). calculateScore is tried on lists and on Dice objects
 built by the student's own classes, and, when not right, again with the kit's correct
-predicates put in place of the student's (``rules.score_kit``), so that a broken predicate is
+predicates put in place of the student's (a deep ``swap_all``), so that a broken predicate is
 not charged twice. The kit's answers do not depend on the student and are computed once.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from graders.engine.calls import Case, FunctionCalls
+from graders.engine.calls import Case, FunctionCalls, swap_all
 from graders.engine.exhaustive import Failure, Sweep, exhaustive
 from graders.engine.harness import Limits, run_folder
 from graders.engine.requirements import Requirement, shown
@@ -29,11 +29,11 @@ VALID_CASES = (("2 3 5", True), (" 1  4 ", True), ("3 3", True), ("1", True), ("
                ("two", ValueError), ("2,3", ValueError), ("1.5", ValueError), ("H", ValueError),
                ("h", ValueError), ("Q", ValueError), ("1 two", ValueError),
                ("3 x 5", ValueError), ("2-3", ValueError))
-# calculateScore's sweeps: the function run in the child (a kit helper for Dice objects and
-# for the kit's predicates), and how the call is shown to the student.
-SCORE_SWEEPS = {"calculateScore": None, "calculateScore/dice": rules.score_dice,
-                "calculateScore/kit": rules.score_kit,
-                "calculateScore/dice/kit": rules.score_dice_kit}
+# calculateScore's sweeps: the kit helper run in the child for Dice objects (None: the
+# student's function itself), and whether the kit's predicates stand in for the student's.
+SCORE_SWEEPS = {"calculateScore": (None, False), "calculateScore/dice": (rules.score_dice, False),
+                "calculateScore/kit": (None, True),
+                "calculateScore/dice/kit": (rules.score_dice, True)}
 
 
 @cache
@@ -112,25 +112,19 @@ def sweep(calls: FunctionCalls, name: str, evidence: Evidence) -> Sweep:
     """One function over every roll; Dice hands the student's classes cannot build are left
     out (they are Dice's and Die's marks) and their reason kept."""
     function = name.split("/")[0]
-    helper = SCORE_SWEEPS.get(name)
-    called = f"kit_{name.replace('/', '_')}" if helper else function
-    swap = {called: helper} if helper else None
-    not_built: list[str] = []
-
-    def judge(roll, entry, expected):
-        if entry.get("error") == "CannotBuild":
-            not_built.append(entry.get("message", ""))
-            return Failure(roll, "", "", "", why="not built", credit=1.0)
-        return judged(function, roll, entry, expected, dice="dice" in name)
-
+    helper, kit = SCORE_SWEEPS.get(name, (None, False))
+    called = "kit_score_dice" if helper else function
+    swap = {called: helper} if helper else {}
+    if kit:
+        swap.update(swap_all(rules, PREDICATES, deep=True))
     found = exhaustive(calls, called, ROLLS, lambda roll: kit_answer(function, roll),
-                       swap=swap, timeout=CALL_CPU,
-                       judge=judge, stop_at_zero=True)
+                       swap=swap, timeout=CALL_CPU, exclude_error="CannotBuild",
+                       judge=lambda roll, entry, expected: judged(
+                           function, roll, entry, expected, dice="dice" in name),
+                       stop_at_zero=True)
     found.function = function
-    if not_built:
-        found.failures = [failure for failure in found.failures if failure.why != "not built"]
-        found.total -= len(not_built)
-        evidence.skipped[name] = not_built[0]
+    if found.excluded:
+        evidence.skipped[name] = found.excluded[0]
     return found
 
 

@@ -1,12 +1,11 @@
 """The kit's own, correct Poker Dice rules (the handout's "What a hand pays").
 
 Standard library only and Python 3.8+: this file is also lent to the child that calls the
-student's functions (as ``kit_poker_dice_rules``), where ``score_dice``, ``score_kit`` and
-``payout`` call the student's calculateScore on Dice objects, with the kit's predicates, or
-for the games (see ``functions.py``).
+student's functions (as ``kit_poker_dice_rules``), where ``score_dice`` and ``payout`` call
+the student's calculateScore on Dice objects or for the games, and the predicates may stand in
+for the student's (see ``functions.py``).
 """
 import sys
-import types
 from collections import Counter
 from itertools import product
 
@@ -51,34 +50,57 @@ def calculateScore(dice):
     return PAYOUTS[name], name
 
 
-def is2Pair(d):
+def five_faces(dice):
+    """Five faces 1-6 from a list/tuple of ints or Die objects or a Dice object, else None."""
+    try:
+        if hasattr(dice, "diceInSet"):
+            dice = dice.diceInSet
+        if not isinstance(dice, (list, tuple)):
+            return None
+        values = [int(getattr(value, "value", value)) for value in dice]
+    except Exception:
+        return None
+    return values if len(values) == 5 and all(1 <= v <= 6 for v in values) else None
+
+
+def _is(hand, args, kwargs):
+    """Whether the first argument, five dice in any form, makes ``hand``. The predicates are
+    also swapped (deeply) into the student's calculateScore, so that a wrong predicate is
+    charged once: an argument that is not five dice (a Counter, a tuple of counts) is a form
+    only the student's own predicate knows, and NotImplemented hands the call back to it."""
+    given = args[0] if args else next(iter(kwargs.values()), None)
+    values = five_faces(given)
+    return NotImplemented if values is None else hand_name(values) == hand
+
+
+def is2Pair(*args, **kwargs):
     """Two pairs of different faces and a fifth die unlike both."""
-    return hand_name(d) == "2 Pair"
+    return _is("2 Pair", args, kwargs)
 
 
-def is3ofAKind(d):
+def is3ofAKind(*args, **kwargs):
     """Exactly three alike, the other two not a pair."""
-    return hand_name(d) == "3 of a Kind"
+    return _is("3 of a Kind", args, kwargs)
 
 
-def isFullHouse(d):
+def isFullHouse(*args, **kwargs):
     """Three of one face and two of another."""
-    return hand_name(d) == "Full House"
+    return _is("Full House", args, kwargs)
 
 
-def isStraight(d):
+def isStraight(*args, **kwargs):
     """1-2-3-4-5 or 2-3-4-5-6 in any order."""
-    return hand_name(d) == "Straight"
+    return _is("Straight", args, kwargs)
 
 
-def is4ofAKind(d):
+def is4ofAKind(*args, **kwargs):
     """Exactly four alike."""
-    return hand_name(d) == "4 of a Kind"
+    return _is("4 of a Kind", args, kwargs)
 
 
-def is5ofAKind(d):
+def is5ofAKind(*args, **kwargs):
     """All five alike."""
-    return hand_name(d) == "5 of a Kind"
+    return _is("5 of a Kind", args, kwargs)
 
 
 def isvalidDice(s):
@@ -95,88 +117,6 @@ def all_rolls():
 def shown(roll):
     """A roll as the handout writes it: '6 1 6 1 6'."""
     return " ".join(str(value) for value in roll)
-
-
-# ----------------------------------------------------------------------------- stand-ins
-# calculateScore is also judged with the kit's predicates in place of the student's, so that a
-# wrong predicate is charged once. A program may reach its predicates by name, through a table
-# built at import (CHECKS = [(is5ofAKind, 35, ...)]), a dict or getattr: so the student's
-# function objects themselves get the kit's code (every reference sees it), and only what is
-# not a plain function is replaced by name.
-ORIGINALS = {}
-
-
-def five_faces(dice):
-    """Five faces 1-6 from a list/tuple of ints or Die objects or a Dice object, else None."""
-    try:
-        if hasattr(dice, "diceInSet"):
-            dice = dice.diceInSet
-        if not isinstance(dice, (list, tuple)):
-            return None
-        values = [int(getattr(value, "value", value)) for value in dice]
-    except Exception:
-        return None
-    return values if len(values) == 5 and all(1 <= v <= 6 for v in values) else None
-
-
-def stand_in(name, args, kwargs):
-    """The kit's answer for predicate ``name``; the student's own when the argument is not
-    five dice (a Counter, a sorted tuple of counts...: a form only the student's code knows)."""
-    given = args[0] if args else next(iter(kwargs.values()), None)
-    values = five_faces(given)
-    if values is None:
-        return ORIGINALS[name](*args, **kwargs)
-    return hand_name(values) == PREDICATES[name]
-
-
-def _stand_in_template(*args, **kwargs):
-    """The code given to a student's predicate: it needs no globals of the module it runs in
-    ("NAME" is replaced by the predicate's name)."""
-    import kit_poker_dice_rules as kit
-    return kit.stand_in("NAME", args, kwargs)
-
-
-def _stand_in_code(name):
-    """A function running _stand_in_template's code for predicate ``name``."""
-    code = _stand_in_template.__code__
-    code = code.replace(co_consts=tuple(name if const == "NAME" else const
-                                        for const in code.co_consts), co_name=name,
-                        co_names=tuple(__name__ if used == "kit_poker_dice_rules" else used
-                                       for used in code.co_names))
-    return types.FunctionType(code, {"__builtins__": __builtins__}, name)
-
-
-def swap_in(module, names):
-    """Put the kit's predicates in place of the module's; returns what swap_out restores."""
-    saved = []
-    for name in names:
-        target = getattr(module, name, None)
-        if not callable(target):
-            continue
-        replacement = _stand_in_code(name)
-        if isinstance(target, types.FunctionType) and not target.__code__.co_freevars:
-            copy = types.FunctionType(target.__code__, target.__globals__, name,
-                                      target.__defaults__, target.__closure__)
-            copy.__kwdefaults__ = target.__kwdefaults__
-            ORIGINALS[name] = copy
-            saved.append(("code", target, (target.__code__, target.__defaults__,
-                                           target.__kwdefaults__)))
-            target.__code__ = replacement.__code__
-            target.__defaults__ = target.__kwdefaults__ = None
-        else:
-            ORIGINALS[name] = target
-            saved.append(("name", module, (name, target)))
-            setattr(module, name, replacement)
-    return saved
-
-
-def swap_out(saved):
-    """Undo swap_in."""
-    for kind, owner, old in reversed(saved):
-        if kind == "code":
-            owner.__code__, owner.__defaults__, owner.__kwdefaults__ = old
-        else:
-            setattr(owner, old[0], old[1])
 
 
 # ----------------------------------------------------------------------------- in the child
@@ -207,21 +147,6 @@ def as_dice(roll):
 def score_dice(roll):
     """calculateScore on the roll as a Dice object."""
     return student().calculateScore(as_dice(roll))
-
-
-def score_kit(roll, dice=False):
-    """calculateScore with the kit's predicates in place of the student's."""
-    hand = as_dice(roll) if dice else roll
-    saved = swap_in(student(), list(PREDICATES))
-    try:
-        return student().calculateScore(hand)
-    finally:
-        swap_out(saved)
-
-
-def score_dice_kit(roll):
-    """calculateScore on a Dice object, with the kit's predicates."""
-    return score_kit(roll, dice=True)
 
 
 def payout(roll):

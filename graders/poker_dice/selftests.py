@@ -8,15 +8,9 @@ catching anything.
 """
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-import os
 import re
 import shutil
-import subprocess
-import threading
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,12 +60,6 @@ MUTATIONS = (
 
 RUNNER = Path(__file__).with_name("testrunner.py")
 LENT = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging")
-BYTECODE_ROOT = Path(__file__).with_name("__pycache__")
-WARM_UP = """import sys
-sys.path[:0] = sys.argv[1].split(":")
-sys.argv = sys.argv[2:]
-exec(compile(open(sys.argv[0]).read(), sys.argv[0], "exec"), {"__name__": "__main__"})
-"""
 
 
 @dataclass
@@ -144,41 +132,6 @@ def _fill(folder: Path, texts: dict[str, str], tests: Path) -> None:
     shutil.copy2(tests, folder / TEST_FILE)
 
 
-def pytest_bytecode(python: str, paths: list[str]) -> str:
-    """A folder holding the lent pytest compiled by the student's Python, made once per
-    interpreter and pytest (the runner reads it, read-only, as ``sys.pycache_prefix``: importing
-    pytest from source costs more than a whole test run). Made by running the runner, outside
-    the sandbox, on a one-test project of the kit's own; '-' when it cannot be made."""
-    key = hashlib.sha256(repr((python, os.path.realpath(python), paths,
-                               RUNNER.read_bytes())).encode()).hexdigest()[:16]
-    folder = BYTECODE_ROOT / f"student-pytest-{key}"
-    if folder.is_dir():
-        return str(folder)
-    scratch = BYTECODE_ROOT / f"student-pytest-{key}-{os.getpid()}-{threading.get_ident()}"
-    base = prepare_workdir({"kit_run_tests.py": RUNNER}, {"kit-pytest.ini": "[pytest]\n"})
-    try:
-        (base / OWN).mkdir()
-        (base / OWN / TEST_FILE).write_text("def test_kit():\n    assert 1\n")
-        scratch.mkdir(parents=True)
-        subprocess.run([python, "-I", "-c", WARM_UP, ":".join(paths), "kit_run_tests.py",
-                        "kit-results", "2", str(scratch), OWN], cwd=base, check=True,
-                       capture_output=True, timeout=60)
-        for where, dirs, files in os.walk(scratch):     # readable by the sandbox's user
-            for name in dirs + files:
-                os.chmod(os.path.join(where, name), 0o755 if name in dirs else 0o644)
-        os.chmod(scratch, 0o755)
-        os.rename(scratch, folder)          # another grader may have made it meanwhile
-    except (OSError, subprocess.SubprocessError):
-        shutil.rmtree(scratch, ignore_errors=True)
-    finally:
-        remove_folder(base)
-    for old in BYTECODE_ROOT.glob("student-pytest-*"):     # other versions, made an hour ago
-        with contextlib.suppress(OSError):
-            if old != folder and time.time() - old.stat().st_mtime > 3600:
-                shutil.rmtree(old, ignore_errors=True)
-    return str(folder) if folder.is_dir() else "-"
-
-
 def run_student_tests(submission, budget) -> TestEvidence:
     """pytest on every folder; a second process picks up after one that died or hung."""
     files, evidence = submission.files, TestEvidence()
@@ -209,7 +162,7 @@ def _run(base: Path, results_file: str, folders: list[str], budget,
          evidence: TestEvidence) -> None:
     """One runner process over some folders (questions from input() get end-of-file)."""
     paths = pythons.pure_python_packages(*LENT)
-    bytecode = pytest_bytecode(pythons.student_python(), paths)
+    bytecode = pythons.lent_bytecode(pythons.student_python(), *LENT)
     child = Child(base / "kit_run_tests.py", workdir=base, budget=budget,
                   args=[results_file, str(PER_TEST_SECONDS), bytecode] + folders,
                   limits=Limits(cpu_seconds=12, stuck_cpu_seconds=PER_TEST_SECONDS + 1.5,

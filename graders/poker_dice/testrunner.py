@@ -9,7 +9,7 @@ every test sees its own folder's project, as if pytest had been run there alone;
 configuring and importing pytest happen once instead of once per folder.
 
 Usage: kit_run_tests.py RESULTS CPU_SECONDS BYTECODE FOLDER...  BYTECODE is a folder of the
-lent pytest's bytecode for this Python (``-``: none; see ``selftests.pytest_bytecode``). One
+lent pytest's bytecode for this Python (``-``: none; see ``pythons.lent_bytecode``). One
 JSON line per folder is appended to
 RESULTS as soon as its last test has run: folder, code (0 all passed, 1 a test failed, 2 the
 file could not be collected, 5 no tests), outcome per test, failure texts, collection errors.

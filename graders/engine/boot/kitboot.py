@@ -1028,6 +1028,57 @@ def _kit_function(reference):
     return getattr(importlib.import_module(reference[0]), reference[1])
 
 
+# Deep swaps: a kit function put in place of a student's function *object*, so that every
+# reference to it sees the kit's code, including tables built at import (CHECKS = [(is_pair,
+# 5), ...]), dicts and getattr. The function's code becomes a trampoline (no globals, no
+# closure) calling the kit function; a kit function that returns NotImplemented hands the call
+# back to the student's own code (an argument only the student's code understands).
+_DEEP = {}
+
+
+def _deep_template(*args, **kwargs):
+    """The trampoline's code ("NAME" becomes the function's name); it needs no globals."""
+    import sys
+    return sys.modules["kit_deep_swaps"].deep_call("NAME", args, kwargs)
+
+
+def deep_call(name, args, kwargs):
+    """Call the kit's function for ``name``, or the student's own when it says so."""
+    kit, original = _DEEP[name]
+    value = kit(*args, **kwargs)
+    if value is NotImplemented and callable(original):
+        return original(*args, **kwargs)
+    return value
+
+
+def _by_name(name):
+    """A stand-in for a student's ``name`` that is not a plain function (or is missing)."""
+    def stand_in(*args, **kwargs):
+        return deep_call(name, args, kwargs)
+    return stand_in
+
+
+def _deep_swap(module, name, kit, saved_code):
+    """Swap the code of the student's function ``name`` (a plain function without a closure),
+    else its name only; the function's old code state goes to ``saved_code``."""
+    target = vars(module).get(name, _MISSING)
+    function_type = type(_deep_template)
+    if type(target) is not function_type or target.__code__.co_freevars:
+        _DEEP[name] = (kit, target)
+        return False
+    original = function_type(target.__code__, target.__globals__, name, target.__defaults__,
+                             target.__closure__)
+    original.__kwdefaults__ = target.__kwdefaults__
+    _DEEP[name] = (kit, original)
+    code = _deep_template.__code__
+    sys.modules.setdefault("kit_deep_swaps", sys.modules[__name__])
+    saved_code.append((target, target.__code__, target.__defaults__, target.__kwdefaults__))
+    target.__code__ = code.replace(co_name=name, co_consts=tuple(
+        name if const == "NAME" else const for const in code.co_consts))
+    target.__defaults__ = target.__kwdefaults__ = None
+    return True
+
+
 def _resolve(module, dotted):
     """module.a.b for 'a.b' (_MISSING when a part is missing)."""
     value = module
@@ -1389,15 +1440,21 @@ def _one_call(module, spec, scripted_inputs, done=()):
     """Run one call spec; returns the JSON-able outcome. ``done`` holds the outcomes of the
     batch so far (sent to the grader if this call has to be abandoned)."""
     saved = {}
+    saved_code = []
     spies = {}
     try:
         # swap: the grader's own functions in place of the student's (e.g. correct helpers)
-        swaps = [(name, _kit_function(ref)) for name, ref in spec.get("swap", {}).items()]
+        swaps = [(name, _kit_function(ref), ref[2:] == ["deep"])
+                 for name, ref in spec.get("swap", {}).items()]
     except Exception as exc:     # noqa: BLE001 - a kit module that cannot load: the grader's
         return {"id": spec.get("id"), "ok": False, "error": "grader",
                 "message": "%s: %s" % (type(exc).__name__, exc), "stdout": "", "spies": {}}
-    for name, function in swaps:
+    for name, function, deep in swaps:
+        if deep and _deep_swap(module, name, function, saved_code):
+            continue
         saved.setdefault(name, vars(module).get(name, _MISSING))
+        if deep:
+            function = _by_name(name)
         setattr(module, name, function)
     for name, returns in spec.get("patch", {}).items():
         saved.setdefault(name, vars(module).get(name, _MISSING))
@@ -1468,6 +1525,9 @@ def _one_call(module, spec, scripted_inputs, done=()):
                 vars(module).pop(name, None)
             else:
                 setattr(module, name, original)
+        for target, code, defaults, kwdefaults in reversed(saved_code):
+            target.__code__, target.__defaults__, target.__kwdefaults__ = \
+                code, defaults, kwdefaults
     outcome["stdout"] = captured.getvalue()[:20000]
     outcome["spies"] = {name: spy.log[:50] for name, spy in spies.items()}
     outcome["remaining_inputs"] = len(scripted_inputs)
