@@ -5,6 +5,10 @@ side by side within the submission's budget (``Budget.map``): the student's test
 started first), the function calls, the class specs, the help runs, five scripted games and
 eight won games with different BestScore.txt set-ups. The games wait for the payouts of the
 student's calculateScore, which the function child sends first. The checks judge the results.
+
+Each group of runs is started by its own function, listed in ``JOBS``; the student kit leaves
+out the hidden items' checks and the groups named in ``student_kit.toml``, and with them the
+modules only they use (the games, the classes, the student's tests and the reference).
 """
 from __future__ import annotations
 
@@ -18,7 +22,13 @@ from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, score
 from graders.engine.rubric import NotJudged
 
-from . import diagnose, functions, objects, rules, scenarios, selftests
+# one import a line: the student kit drops each module that its public checks do not use
+from . import diagnose
+from . import functions
+from . import objects
+from . import rules
+from . import scenarios
+from . import selftests
 from .classes import gather as gather_classes
 from .helptext import FLAGS, judge_help, run_help
 from .play import MAX_HANDS, play_script, play_to_win
@@ -47,25 +57,10 @@ class Runs:
         self.results: dict[str, object] = {}
 
     def run(self, wanted: set[str]) -> "Runs":
-        """Every job the wanted groups need (the student's tests first: they take longest)."""
-        jobs = [("tests", lambda: selftests.run_student_tests(self.submission, self.budget))] \
-            * ("tests" in wanted)
-        if "functions" in wanted:
-            jobs.append(("functions", self.functions))
-        else:
+        """Every job the wanted groups need, in the order of ``JOBS``."""
+        jobs = [job for make in JOBS for job in make(self, wanted)]
+        if not self.payouts.done() and not any(name == "functions" for name, _ in jobs):
             self.payouts.set_result({})
-        if "classes" in wanted:
-            jobs.append(("classes", lambda: gather_classes(self.submission, self.budget)))
-        if "help" in wanted:
-            jobs += [(f"help {flag}", lambda flag=flag: run_help(self.submission, flag,
-                                                                 self.budget))
-                     for flag in FLAGS]
-        if "games" in wanted:
-            jobs += [(f"game {name}", lambda i=i: self.game(i))
-                     for i, name in enumerate(GAME_NAMES)]
-        if "wins" in wanted:
-            jobs += [(f"win {case.name}", lambda name=case.name: self.win(name))
-                     for case in scenarios.record_cases(0)]
         done = self.budget.map(lambda job: job[1](), jobs, workers=RUN_WORKERS, min_left=0)
         self.results = {name: value for (name, _), value in zip(jobs, done)}
         return self
@@ -85,40 +80,8 @@ class Runs:
             if not self.payouts.done():
                 self.payouts.set_result({})
 
-    def payout(self):
-        """roll -> (value, description) by the student's calculateScore, else the kit's."""
-        try:
-            table = self.payouts.result(timeout=self.budget.wall_seconds)
-        except TimeoutError:             # the function child never ran: the kit's payouts
-            table = {}
-        return lambda roll: table.get(tuple(roll)) or rules.calculateScore(roll)
-
     def playable(self) -> bool:
         return not self.hung_at_start and self.budget.left >= MIN_LEFT
-
-    def game(self, index: int):
-        """One scripted game (not played when an earlier game hung before its first question)."""
-        scenario = scenarios.game_scenarios(self.payout())[index]
-        if not scenario.playable or not self.playable():
-            return scenario, None
-        played = play_script(self.submission, scenario.first_roll,
-                             [step.ask for step in scenario.steps], self.budget)
-        if played.hung_at_start:
-            self.hung_at_start = played.transcript.ended_how
-        return scenario, played
-
-    def win(self, case_name: str):
-        """A game held until it is won, with one BestScore.txt set-up."""
-        found = scenarios.win_roll(self.payout())
-        hands = found[1] if found else 0
-        case = next(c for c in scenarios.record_cases(hands) if c.name == case_name)
-        if found is None or not self.playable():
-            return case, None
-        played = play_to_win(self.submission, found[0], self.budget,
-                             scenarios.prepare_record(case, hands))
-        if played.hung_at_start:
-            self.hung_at_start = played.transcript.ended_how
-        return case, played
 
     def not_played(self, what: str) -> Requirement:
         """Why a game was not played."""
@@ -130,6 +93,81 @@ class Runs:
             why = "with your calculateScore no hand pays more than the $10 ante, so no game " \
                   "can be won"
         return Requirement(False, f"The {what} was not played: {why}.")
+
+
+# ----------------------------------------------------------------------------- the jobs
+# Each returns the (name, job) pairs of its group when a selected check wants it.
+def tests_jobs(runs: Runs, wanted: set[str]) -> list:
+    """The student's tests (first: they take longest)."""
+    return [("tests", lambda: selftests.run_student_tests(runs.submission, runs.budget))] \
+        * ("tests" in wanted)
+
+
+def functions_jobs(runs: Runs, wanted: set[str]) -> list:
+    """The function child (it publishes the games' payouts first)."""
+    return [("functions", runs.functions)] * ("functions" in wanted)
+
+
+def classes_jobs(runs: Runs, wanted: set[str]) -> list:
+    """The class specs of dice.py and magic8ball.py."""
+    return [("classes", lambda: gather_classes(runs.submission, runs.budget))] \
+        * ("classes" in wanted)
+
+
+def help_jobs(runs: Runs, wanted: set[str]) -> list:
+    """project.py -h and --help."""
+    return [(f"help {flag}", lambda flag=flag: run_help(runs.submission, flag, runs.budget))
+            for flag in FLAGS] * ("help" in wanted)
+
+
+def games_jobs(runs: Runs, wanted: set[str]) -> list:
+    """The scripted games."""
+    return [(f"game {name}", lambda i=i: play_game(runs, i))
+            for i, name in enumerate(GAME_NAMES)] * ("games" in wanted)
+
+
+def wins_jobs(runs: Runs, wanted: set[str]) -> list:
+    """The games held until won, one per BestScore.txt set-up."""
+    return [(f"win {case.name}", lambda name=case.name: play_win(runs, name))
+            for case in scenarios.record_cases(0)] * ("wins" in wanted)
+
+
+JOBS = [tests_jobs, functions_jobs, classes_jobs, help_jobs, games_jobs, wins_jobs]
+
+
+def payout(runs: Runs):
+    """roll -> (value, description) by the student's calculateScore, else the kit's."""
+    try:
+        table = runs.payouts.result(timeout=runs.budget.wall_seconds)
+    except TimeoutError:             # the function child never ran: the kit's payouts
+        table = {}
+    return lambda roll: table.get(tuple(roll)) or rules.calculateScore(roll)
+
+
+def play_game(runs: Runs, index: int):
+    """One scripted game (not played when an earlier game hung before its first question)."""
+    scenario = scenarios.game_scenarios(payout(runs))[index]
+    if not scenario.playable or not runs.playable():
+        return scenario, None
+    played = play_script(runs.submission, scenario.first_roll,
+                         [step.ask for step in scenario.steps], runs.budget)
+    if played.hung_at_start:
+        runs.hung_at_start = played.transcript.ended_how
+    return scenario, played
+
+
+def play_win(runs: Runs, case_name: str):
+    """A game held until it is won, with one BestScore.txt set-up."""
+    found = scenarios.win_roll(payout(runs))
+    hands = found[1] if found else 0
+    case = next(c for c in scenarios.record_cases(hands) if c.name == case_name)
+    if found is None or not runs.playable():
+        return case, None
+    played = play_to_win(runs.submission, found[0], runs.budget,
+                         scenarios.prepare_record(case, hands))
+    if played.hung_at_start:
+        runs.hung_at_start = played.transcript.ended_how
+    return case, played
 
 
 @pytest.fixture(scope="session")
@@ -218,18 +256,40 @@ def check_calculateScore(result, runs, notes):
     (kit if use_kit else own).score(result, noun="calls (every roll as a list and as a Dice)")
 
 
-def predicate_check(function: str):
-    """The check of one predicate item (the six are alike)."""
-    @pytest.mark.item(function)
-    def check(result, runs):
-        grade_predicate(result, runs, function)
-    check.__name__ = check.__qualname__ = f"check_{function}"
-    check.__doc__ = f"{function} on all 7776 rolls."
-    return check
+@pytest.mark.item("is2Pair")
+def check_is2Pair(result, runs):
+    """is2Pair on all 7776 rolls."""
+    grade_predicate(result, runs, "is2Pair")
 
 
-for _function in functions.PREDICATES:          # check_is2Pair ... check_is5ofAKind
-    globals()[f"check_{_function}"] = predicate_check(_function)
+@pytest.mark.item("is3ofAKind")
+def check_is3ofAKind(result, runs):
+    """is3ofAKind on all 7776 rolls."""
+    grade_predicate(result, runs, "is3ofAKind")
+
+
+@pytest.mark.item("isFullHouse")
+def check_isFullHouse(result, runs):
+    """isFullHouse on all 7776 rolls."""
+    grade_predicate(result, runs, "isFullHouse")
+
+
+@pytest.mark.item("isStraight")
+def check_isStraight(result, runs):
+    """isStraight on all 7776 rolls."""
+    grade_predicate(result, runs, "isStraight")
+
+
+@pytest.mark.item("is4ofAKind")
+def check_is4ofAKind(result, runs):
+    """is4ofAKind on all 7776 rolls."""
+    grade_predicate(result, runs, "is4ofAKind")
+
+
+@pytest.mark.item("is5ofAKind")
+def check_is5ofAKind(result, runs):
+    """is5ofAKind on all 7776 rolls."""
+    grade_predicate(result, runs, "is5ofAKind")
 
 
 @pytest.mark.item("isvalidDice")

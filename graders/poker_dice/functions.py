@@ -5,6 +5,9 @@ per function, one CPU limit per call). calculateScore is tried on lists and on D
 built by the student's own classes, and, when not right, again with the kit's correct
 predicates put in place of the student's (a deep ``swap_all``), so that a broken predicate is
 not charged twice. The kit's answers do not depend on the student and are computed once.
+
+The calls are made in the steps listed in ``STEPS``; the student kit leaves out the steps of
+hidden items (``student_kit.toml``) and so every rule they alone use.
 """
 from __future__ import annotations
 
@@ -77,19 +80,45 @@ def gather(submission, budget, published=None) -> Evidence:
             error = calls.import_error or "the import failed"
             return Evidence(import_error=error.replace(str(folder) + "/", ""))
         evidence = Evidence(available=available, load=dict(calls.load or {}))
-        published(payouts(calls) if available.get("calculateScore") else {})
-        for function in PREDICATES:
-            if available.get(function):
-                evidence.sweeps[function] = sweep(calls, function, evidence)
-        if available.get("calculateScore"):
-            for name in list(SCORE_SWEEPS)[:2]:
-                evidence.sweeps[name] = sweep(calls, name, evidence)
-            if own_score(evidence).fraction < 1:
-                for name in list(SCORE_SWEEPS)[2:]:
-                    evidence.sweeps[name] = sweep(calls, name, evidence)
-        if available.get("isvalidDice"):
-            evidence.valid = valid_requirements(calls)
+        for step in STEPS:
+            step(calls, evidence, published)
         return evidence
+
+
+def publish_payouts(calls: FunctionCalls, evidence: Evidence, published) -> None:
+    """The payouts the games need, handed over before the sweeps."""
+    published(payouts(calls) if evidence.available.get("calculateScore") else {})
+
+
+def sweep_predicates(calls: FunctionCalls, evidence: Evidence, published) -> None:
+    """Each predicate the file defines, on every roll."""
+    for function in PREDICATES:
+        if evidence.available.get(function):
+            evidence.sweeps[function] = sweep(calls, function, evidence)
+
+
+def sweep_calculateScore(calls: FunctionCalls, evidence: Evidence, published) -> None:
+    """calculateScore on every roll, as a list and as a Dice object."""
+    if evidence.available.get("calculateScore"):
+        for name in list(SCORE_SWEEPS)[:2]:
+            evidence.sweeps[name] = sweep(calls, name, evidence)
+
+
+def sweep_with_kit_predicates(calls: FunctionCalls, evidence: Evidence, published) -> None:
+    """calculateScore again with the kit's predicates, when it was not right."""
+    if evidence.available.get("calculateScore") and own_score(evidence).fraction < 1:
+        for name in list(SCORE_SWEEPS)[2:]:
+            evidence.sweeps[name] = sweep(calls, name, evidence)
+
+
+def call_isvalidDice(calls: FunctionCalls, evidence: Evidence, published) -> None:
+    """isvalidDice on its cases."""
+    if evidence.available.get("isvalidDice"):
+        evidence.valid = valid_requirements(calls)
+
+
+STEPS = [publish_payouts, sweep_predicates, sweep_calculateScore, sweep_with_kit_predicates,
+         call_isvalidDice]
 
 
 def payouts(calls: FunctionCalls) -> dict[tuple, tuple]:
