@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import mutants
 from graders.cli import assignments
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.platforms import student_check, student_kit
@@ -242,6 +243,20 @@ def test_each_kit_checks_the_reference_from_the_unpacked_kit(assignment, tmp_pat
     assert "The full grading also checks" in done.stdout
     for item in rubric.items:                         # the others: named by title only
         assert item.public or item.title in done.stdout.split("also checks", 1)[1]
+    # a mutant that loses a public item loses it in the kit's self-check too, and only it
+    losing = {name: entry["loses"] for name, entry in mutants.manifest(assignment).items()
+              if entry["loses"] in public and not entry.get("share") and "base" not in entry}
+    name = sorted(losing)[0]
+    broken = mutants.build(assignment, tmp_path / "mutants")[name]
+    target = broken / rubric.main_file if len(rubric.files) == 1 else broken
+    done = subprocess.run([PYTHON, "selfcheck.py", str(target)], capture_output=True,
+                          text=True, cwd=kit, env={k: v for k, v in os.environ.items()
+                                                   if k != "PYTHONPATH"}, timeout=600)
+    assert done.returncode == 0, done.stderr
+    marks = {item: mark for mark, item in
+             re.findall(r"^  (ok |-- |\?\? )(\S+)", done.stdout, re.M)}
+    assert marks.pop(losing[name]) == "-- ", (name, done.stdout)
+    assert set(marks.values()) == {"ok "}, (name, done.stdout)
 
 
 def test_selfcheck_script_needs_no_install(unpacked):
