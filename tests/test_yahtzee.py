@@ -7,6 +7,8 @@ them in. All submissions are graded in one ``plugin.run`` call (once per test se
 """
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 import mutants
@@ -173,9 +175,22 @@ def test_the_plans_test_what_the_handout_promises():
             assert option not in history
             history[option] = (rules.joker_score(dice, option, history), dice)
         finals[plan.name] = rules.final_scores(history)
+        if plan is games.BONUS_GAME:            # the whole game of the hidden items' cases
+            named = tomllib.loads(functions.CASES.read_text())["histories"]
+            assert functions.history("game one", named) == history
     assert finals[games.BONUS_GAME.name] == (63, 35, 207, 200)
     assert finals[games.ZERO_GAME.name] == (62, 0, 118, 0)
-    assert rules.final_scores(functions.GAME_ONE) == (63, 35, 207, 200)
+
+
+def test_the_hidden_cases_hold_what_their_reasons_say():
+    """Each joker case applies the joker exactly when its reason says so."""
+    cases = functions.chosen_cases("joker")
+    assert len(cases) >= 30
+    for case in cases:
+        applies = case.why.endswith("the joker applies.")
+        assert (case.expected == rules.FIXED[case.call.split("'")[1]]) == applies, case.call
+    assert [case.expected.wanted for case in functions.chosen_cases("upper-bonus")] == \
+        [((1, 0),), ((1, 35),), ((1, 35),), ((1, 0),), ((1, 35),)]
 
 
 def test_kit_rules_agree_with_the_handout_examples():

@@ -1,6 +1,6 @@
 """The scoring functions called directly: each over all 7776 throws (engine ``exhaustive``,
 ``collect_sweeps``), and calculate_score / calculate_final_scores on chosen histories
-(``collect_cases``), each in one child process.
+(``collect_cases``: the cases of cases.toml), each in one child process.
 
 The joker and final-score cases are run again with the kit's is_ functions swapped in when
 they fail (``requirements.better``), so a wrong is_yahtzee costs its own item only; a joker
@@ -8,8 +8,10 @@ may give the points the student gives a real Full House or straight (``fixed``).
 """
 from __future__ import annotations
 
+import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from graders.engine.calls import Case, FunctionCalls, same, swap_all
 from graders.engine.exhaustive import Sweep, exhaustive
@@ -36,12 +38,10 @@ RULE |= {f"is_{name.lower().replace(' ', '_')}": text for name, text in RULE.ite
 RULE |= {name: f"{name} is the sum of the dice showing {number}."
          for number, name in enumerate(rules.UPPER, start=1)}
 PARTS = ("upper sum", "upper bonus", "lower sum", "Yahtzee bonus")
-GAME_ONE = {"Yahtzee": (50, [3] * 5), "Ones": (3, [1, 6, 1, 6, 1]), "Twos": (6, [2, 3, 2, 5, 2]),
-            "Threes": (9, [3, 3, 5, 6, 3]), "Fours": (12, [4, 4, 4, 5, 5]),
-            "Fives": (15, [5, 1, 5, 1, 5]), "Sixes": (18, [6, 6, 2, 2, 6]),
-            "Small Straight": (30, [4] * 5), "Large Straight": (40, [6] * 5),
-            "Full House": (25, [2, 2, 3, 3, 3]), "Three Of A Kind": (13, [2, 2, 2, 6, 1]),
-            "Four Of A Kind": (23, [5, 5, 3, 5, 5]), "Chance": (26, [6, 6, 5, 5, 4])}
+# the hidden items' chosen cases (data, so none of it is in the student kit), and the numbers
+# of calculate_final_scores each final-score item is judged on (positions in PARTS)
+CASES = Path(__file__).with_name("cases.toml")
+PARTS_OF = {"upper-bonus": (1,), "yahtzee-bonus": (3,), "score-table": (0, 2)}
 
 
 @dataclass
@@ -65,68 +65,29 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
                       why=lambda *_: RULE[name])
 
 
-def without(number: int) -> list[int]:
-    """Five dice none of which shows ``number``."""
-    return [face for face in range(1, 7) if face != number][:5]
+def history(entry, named: dict) -> dict:
+    """A cases.toml history ([option, points, dice] in play order, or a name) as the handout's
+    dictionary."""
+    return {option: (points, dice) for option, points, dice in
+            (named[entry] if isinstance(entry, str) else entry)}
 
 
-def joker_cases() -> list[Case]:
-    """calculate_score with histories where the joker applies and where it does not."""
-    cases = []
-    for number, option in ((4, "Full House"), (2, "Small Straight"), (6, "Large Straight"),
-                           (1, "Full House"), (5, "Small Straight"), (3, "Large Straight")):
-        dice, upper, other = [number] * 5, rules.UPPER[number - 1], rules.UPPER[number % 6]
-        for history, why in (
-                ({"Yahtzee": (50, [3] * 5), upper: (number * 3, [number] * 3 + [1, 2])},
-                 "The Yahtzee box and the dice's upper box are used: the joker applies."),
-                ({"Yahtzee": (0, [1, 2, 3, 5, 6]), upper: (0, without(number))},
-                 "A Yahtzee box filled with 0 is used too: the joker applies."),
-                ({"Yahtzee": (50, [2] * 5)}, f"{upper} is still open: no joker."),
-                ({upper: (number, [number, 1, 2, 3, 5])}, "The Yahtzee box is open: no joker."),
-                ({"Yahtzee": (50, [2] * 5), other: (0, without(number % 6 + 1))},
-                 f"Only {other} is used, not {upper}: no joker."),
-                ({}, "Nothing is used yet: no joker.")):
-            expected = rules.joker_score(dice, option, history)
-            cases.append(Case(f"calculate_score({dice!r}, {option!r}, {history!r})", expected,
-                              why, len(cases), subject=option if expected else None))
-    used = {"Yahtzee": (50, [5] * 5), "Twos": (4, [2, 2, 1, 3, 4])}
-    return cases + [Case(f"calculate_score({dice!r}, {option!r}, {used!r})", 0,
-                         "The joker is for Yahtzees only.", len(cases))
-                    for dice, option in (([2, 2, 2, 2, 3], "Full House"),
-                                         ([1, 2, 3, 5, 6], "Small Straight"))]
-
-
-def final_cases(item: str) -> list[Case]:
-    """calculate_final_scores cases of one item, each judged on its own numbers only."""
-    def upper(points):
-        return {rules.UPPER[number - 1]: (total, [number] * (total // number) +
-                                          without(number)[:5 - total // number])
-                for number, total in enumerate(points, start=1)}
-    yahtzees = {"Yahtzee": (50, [2] * 5), "Twos": (10, [2] * 5)}
-    pairs, parts = {
-        "upper-bonus": ([(upper([2, 6, 9, 12, 15, 18]), "62 in the upper section: no bonus."),
-                         (upper([3, 6, 9, 12, 15, 18]), "Exactly 63 earns the bonus."),
-                         (upper([4, 6, 9, 12, 15, 18]), "64 earns the bonus."),
-                         ({"Chance": (30, [6] * 5), "Four Of A Kind": (40, [6, 6, 6, 6, 4])},
-                          "Lower boxes never count towards the upper bonus."),
-                         (GAME_ONE, "A whole game with exactly 63 above.")], (1,)),
-        "yahtzee-bonus": ([(yahtzees, "A Yahtzee after the Yahtzee box got 50 earns 100."),
-                           (yahtzees | {"Threes": (15, [3] * 5)}, "Two after the 50 earn 200."),
-                           ({"Yahtzee": (0, [1, 2, 3, 4, 6]), "Twos": (10, [2] * 5)},
-                            "After a Yahtzee box filled with 0, no bonus."),
-                           ({"Twos": (10, [2] * 5), "Yahtzee": (50, [2] * 5)},
-                            "A Yahtzee played before the box got its 50 earns no bonus."),
-                           ({"Yahtzee": (50, [6] * 5)}, "The Yahtzee that fills the box is "
-                            "not a bonus."),
-                           (GAME_ONE, "A whole game with two Yahtzees after the 50.")], (3,)),
-        "score-table": ([({}, "Nothing played: both sums are 0."),
-                         (upper([2, 6, 9, 12, 15, 18]), "The upper sum adds Ones to Sixes."),
-                         ({"Chance": (23, [6, 5, 4, 5, 3]), "Fours": (8, [4, 4, 1, 2, 3])},
-                          "Each box counts in its own section."),
-                         (GAME_ONE, "A whole game: 63 above, 207 below.")], (0, 2))}[item]
-    return [Case(f"calculate_final_scores({history!r})",
-                 Parts(tuple((at, rules.final_scores(history)[at]) for at in parts)), why,
-                 len(history)) for history, why in pairs]
+def chosen_cases(item: str, path: Path = CASES) -> list[Case]:
+    """The cases.toml cases of a hidden item: calculate_score with the joker's histories, or
+    calculate_final_scores judged on the item's own numbers."""
+    data, cases = tomllib.loads(path.read_text(encoding="utf-8")), []
+    for at, entry in enumerate(data[item]):
+        played = history(entry["history"], data["histories"])
+        if item == "joker":
+            dice, option = entry["dice"], entry["option"]
+            expected = rules.joker_score(dice, option, played)
+            cases.append(Case(f"calculate_score({dice!r}, {option!r}, {played!r})", expected,
+                              entry["why"], at, subject=option if expected else None))
+        else:
+            totals = rules.final_scores(played)
+            cases.append(Case(f"calculate_final_scores({played!r})", Parts(tuple(
+                (part, totals[part]) for part in PARTS_OF[item])), entry["why"], len(played)))
+    return cases
 
 
 @dataclass(frozen=True)
@@ -194,11 +155,10 @@ def collect_cases(submission, budget=None) -> Evidence:
             evidence.fixed = {case.subject: case.value for case in calls.run_cases(genuine)
                               if type(case.value) is int and case.value > 0}
         for item in ("joker", "upper-bonus", "yahtzee-bonus", "score-table"):
-            make = joker_cases if item == "joker" else lambda: final_cases(item)
             if evidence.defined.get("calculate_score" if item == "joker" else
                                     "calculate_final_scores"):
-                own = judge(calls, make(), evidence.fixed)
-                swapped = None if all(req.ok for req in own) else \
-                    judge(calls, make(), evidence.fixed, swap_all(rules, IS_FUNCTIONS))
+                own = judge(calls, chosen_cases(item), evidence.fixed)
+                swapped = None if all(req.ok for req in own) else judge(
+                    calls, chosen_cases(item), evidence.fixed, swap_all(rules, IS_FUNCTIONS))
                 evidence.cases[item], evidence.swapped[item] = better(own, swapped)
     return evidence
