@@ -109,8 +109,9 @@ class Case:
 
     @property
     def hung(self) -> bool:
-        """The call did not return in time, or took the process down."""
-        return self.outcome.get("error") in ("timeout", "died")
+        """The call did not return in time, or took the process down (or the grader's safety
+        net stopped the process: ``error`` "safety", not judged)."""
+        return self.outcome.get("error") in ("timeout", "died", "safety")
 
     @property
     def skipped(self) -> bool:
@@ -181,6 +182,8 @@ def call_problem(outcome: dict, call: str, timeout: float = 1.0) -> str | None:
         return f"{call} did not return within {timeout:g} s (an endless loop?)"
     if error == "died":
         return f"{call} stopped the program: {message}"
+    if error == "safety":
+        return f"{call} could not be judged: the program {message}"
     if error == "skipped":
         return f"{call} was not run because an earlier call of the same function did not " \
                "return"
@@ -386,7 +389,9 @@ class FunctionCalls:
             event = self.child.next_event()
             if event is None or event.get("ev") != "result":
                 reason = self.child.outcome.get("error") or "the program stopped"
-                pending[0][0].outcome = _failed({}, "died", reason)
+                # a real-time safety net of the grader is no verdict on the call
+                error = "safety" if self.child.grader_problem else "died"
+                pending[0][0].outcome = _failed({}, error, reason)
                 done = pending[:1]
             else:
                 done = pending[:len(event.get("results", []))]

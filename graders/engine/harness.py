@@ -9,7 +9,9 @@ memory and output limits, and keeps an ordered event log: output, draws, prompts
 Verdicts about the program ("stuck in a loop", "took too long") are measured in the child's CPU
 seconds and in counts (bytes, draws), so they do not depend on how busy the machine is.
 Wall-clock limits are only safety nets: hitting one is reported as the grader's problem
-(``outcome["grader_problem"]``), for a TA to look at, never as the program's fault.
+(``outcome["grader_problem"]``), for a TA to look at, never as the program's fault. They count
+real time less the time the run's processes spent waiting for a CPU (see ``Stopwatch``), so a
+busy machine does not make them fire.
 """
 from __future__ import annotations
 
@@ -40,6 +42,7 @@ from .draws import DrawPolicy
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
 MAX_EVENT_LINE = 1_000_000      # bytes of one side-channel event (function results included)
 MIN_RUN_SECONDS = 0.5           # CPU seconds a run gets even when the budget is nearly spent
+MAX_STRETCH = 20.0              # a safety net fires after this many times its real time at most
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,6 +54,8 @@ class Limits:
     the two wall-clock limits are generous safety nets: when one is hit, the outcome says it
     is the grader's problem. The wall net is never shorter than three times ``cpu_seconds``
     (a program that gets a third of a core on a busy machine can still use all its CPU).
+    Both count real time less the time the program and the grader's thread running it were
+    kept waiting for a CPU (``Stopwatch``), so they do not fire on a busy machine.
     """
 
     cpu_seconds: float = 6.0        # verdict: CPU seconds for the whole run (took too long)
@@ -78,6 +83,8 @@ _meter_lock = threading.Lock()
 _cpu_of_ended = 0.0                              # CPU seconds of children that have ended
 _live_children: "weakref.WeakSet[Child]" = weakref.WeakSet()
 _grader_problems: list[tuple[str | None, str]] = []
+_starved_of_ended = 0.0                          # seconds ended runs waited for a CPU
+_wall_of_ended = 0.0                             # their real seconds
 current_owner: str | None = None    # set by the plugin: whose runs are being started
 
 
@@ -109,6 +116,40 @@ def _children_of(pid: int) -> list[int]:
         except (OSError, ValueError):
             continue
     return found
+
+
+def run_queue_seconds(path: str) -> float | None:
+    """Seconds a thread spent runnable but waiting for a CPU (the second field of a
+    ``schedstat`` file of /proc); None where the kernel does not keep it."""
+    try:
+        with open(path, "rb") as handle:
+            return int(handle.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+_HAVE_SCHEDSTAT = run_queue_seconds("/proc/thread-self/schedstat") is not None
+
+
+def tree_waited_seconds(pid: int) -> float:
+    """Seconds the live processes of a tree (their main threads) waited for a CPU."""
+    total = 0.0
+    for current in process_tree(pid):
+        total += run_queue_seconds(f"/proc/{current}/schedstat") or 0.0
+    return total
+
+
+def load_stretch() -> float:
+    """How many times longer work takes now than on an idle machine, from the load average
+    per core (at least 1): the stand-in where the kernel keeps no ``schedstat``."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        return max(1.0, os.getloadavg()[0] / cores)
+    except OSError:
+        return 1.0
 
 
 def tree_cpu_seconds(pid: int) -> float | None:
@@ -166,6 +207,53 @@ def children_cpu_seconds() -> float:
         total = _cpu_of_ended
         live = list(_live_children)
     return total + sum(child.cpu_seconds for child in live)
+
+
+def runs_starvation() -> tuple[float, float]:
+    """(seconds the runs so far were kept waiting for a CPU, their real seconds), ended and
+    live runs together (see ``Stopwatch``)."""
+    with _meter_lock:
+        starved, wall = _starved_of_ended, _wall_of_ended
+        live = list(_live_children)
+    for child in live:
+        starved += child.starved_seconds
+        wall += child.elapsed
+    return starved, wall
+
+
+class Stopwatch:
+    """Real time for a safety net, and the share of it the grader's work could really use.
+
+    On a busy machine the grader's runs wait for a CPU, a program that plays by questions and
+    dice most of all (each answer is a round trip between two processes). ``unstarved`` is
+    the real time since the start less that share: how long the runs since then spent
+    waiting for a CPU, as a part of their own real time (measured by the kernel's run-queue
+    times; the load average per core stands in where those are missing, or while no run
+    went on). A net compares
+    ``unstarved`` with its seconds, and gives up on waiting at MAX_STRETCH times them.
+    """
+
+    def __init__(self):
+        self.started = time.monotonic()
+        self._starved, self._wall = runs_starvation()
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    @property
+    def unstarved(self) -> float:
+        elapsed = self.elapsed
+        starved, wall = runs_starvation()
+        starved, wall = starved - self._starved, wall - self._wall
+        if not _HAVE_SCHEDSTAT or wall < 0.5:      # no runs to measure: the grader's own work
+            return elapsed / load_stretch()
+        return elapsed * (1.0 - min(1.0, starved / wall))
+
+    def past(self, seconds: float) -> bool:
+        """The net of ``seconds`` is reached."""
+        return self.elapsed > seconds and (self.unstarved > seconds or
+                                           self.elapsed > seconds * MAX_STRETCH)
 
 
 def take_grader_problems(owner: str | None) -> list[str]:
@@ -352,6 +440,13 @@ class Child:
         self._cpu_moved_at = 0.0         # real time when the CPU reading last went up
         self._cpu_at_activity: float | None = 0.0   # None: take it at the next reading
         self._call_allowance = 0.0       # calls mode: CPU seconds a batch of calls may take
+        # the safety nets' count of starvation (see Stopwatch): seconds this run's processes
+        # and the grader's thread driving it waited for a CPU, and the readings it grows from
+        self.starved_seconds = 0.0
+        self._starved_read_at = 0.0
+        self._thread_waited: tuple[int, float] | None = None
+        self._tree_waited = 0.0
+        self._starved_at_activity = self._starved_at_cpu_move = 0.0
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._event_buffer = b""
         self._event_bytes = 0
@@ -447,11 +542,13 @@ class Child:
             self.outcome = {"status": self.stopped_by or "killed"}
         self.ended = time.monotonic()
         self._proc = None
-        global _cpu_of_ended
+        global _cpu_of_ended, _starved_of_ended, _wall_of_ended
         with _meter_lock:
             if self in _live_children:
                 _live_children.discard(self)
                 _cpu_of_ended += self._cpu
+                _starved_of_ended += self.starved_seconds
+                _wall_of_ended += self.ended - self.started
 
     @property
     def running(self) -> bool:
@@ -493,6 +590,7 @@ class Child:
         """Something happened (output, a question, a draw, our answer): the program is not
         stuck; CPU seconds towards 'stuck' count from here."""
         self._last_activity = time.monotonic()
+        self._starved_at_activity = self.starved_seconds
         self._cpu_at_activity = None
 
     # ------------------------------------------------------------------ reading
@@ -546,19 +644,17 @@ class Child:
         if not self._check_cpu(now):
             return False
         limits = self.limits
-        if now - self.started > limits.wall_net:
-            return self._stop("wall", f"was still running after {limits.wall_net:g} s of real "
-                              "time", grader_problem=True)
-        if now - max(self._last_activity, self._cpu_moved_at) > limits.idle_seconds:
-            return self._stop("idle", f"waited {limits.idle_seconds:g} s of real time without "
-                              "printing, asking for input or computing anything",
-                              grader_problem=True)
+        # what is ready is read before the safety nets are looked at: when the grader's own
+        # thread got no CPU for a while, the program's output or question is waiting here,
+        # and the program was not idle
         fds = [self._proc.child_fd, self._events_fd]
         ready, _, _ = select.select(fds, [], [], 0.05)
         if self._proc.child_fd in ready:
             self._read_output()
         if self._events_fd in ready:
             self._read_events()
+        if self._proc is None:                  # stopped while reading (a flood)
+            return False
         if self.output_bytes > limits.output_bytes:
             return self._stop("output", f"printed more than {limits.output_bytes:,} bytes")
         if now - self._folder_checked_at > 0.1:
@@ -568,7 +664,59 @@ class Child:
             if grown > limits.folder_bytes:
                 return self._stop("files", f"wrote more than {limits.folder_bytes:,} bytes of "
                                            "files in its folder")
+        return self._check_safety_nets()
+
+    def _check_safety_nets(self) -> bool:
+        """The real-time nets, counted without the time the run waited for a CPU."""
+        self._note_starvation()
+        limits = self.limits
+        if self._past(self.started, 0.0, limits.wall_net):
+            return self._stop("wall", f"was still running after {limits.wall_net:g} s of real "
+                              "time", grader_problem=True)
+        if self._last_activity >= self._cpu_moved_at:
+            quiet_since, starved_then = self._last_activity, self._starved_at_activity
+        else:
+            quiet_since, starved_then = self._cpu_moved_at, self._starved_at_cpu_move
+        if self._past(quiet_since, starved_then, limits.idle_seconds):
+            return self._stop("idle", f"waited {limits.idle_seconds:g} s of real time without "
+                              "printing, asking for input or computing anything",
+                              grader_problem=True)
         return True
+
+    def _past(self, since: float, starved_then: float, seconds: float) -> bool:
+        """``seconds`` of real time have gone by since ``since``, not counting the time this
+        run waited for a CPU since then (``starved_then``: the count at ``since``); on a
+        machine so busy that even that does not come, MAX_STRETCH times ``seconds``."""
+        elapsed = time.monotonic() - since
+        if elapsed <= seconds:
+            return False
+        if _HAVE_SCHEDSTAT:
+            unstarved = elapsed - (self.starved_seconds - starved_then)
+        else:
+            unstarved = elapsed / load_stretch()
+        return unstarved > seconds or elapsed > seconds * MAX_STRETCH
+
+    def _note_starvation(self) -> None:
+        """Add the time the run's processes and the grader's thread driving it (the one
+        calling) waited for a CPU since the last reading (read every 0.2 s at most)."""
+        now = time.monotonic()
+        if not _HAVE_SCHEDSTAT or now - self._starved_read_at < 0.2:
+            return
+        self._starved_read_at = now
+        added = 0.0
+        thread = threading.get_native_id()
+        waited = run_queue_seconds("/proc/thread-self/schedstat")
+        if waited is not None:
+            if self._thread_waited is not None and self._thread_waited[0] == thread:
+                added += max(0.0, waited - self._thread_waited[1])
+            self._thread_waited = (thread, waited)
+        proc = self._proc
+        if proc is not None:
+            tree = tree_waited_seconds(proc.pid)
+            added += max(0.0, tree - self._tree_waited)
+            self._tree_waited = max(self._tree_waited, tree)
+        # the two may wait at the same time: never more than the run's real time
+        self.starved_seconds = min(self.starved_seconds + added, now - self.started)
 
     def _check_cpu(self, now: float) -> bool:
         """The CPU verdicts: too much CPU for the run, or CPU spent without any activity."""
@@ -600,6 +748,7 @@ class Child:
             cpu = self._cpu if _HAVE_PROC else time.monotonic() - self.started
         if cpu > self._cpu:
             self._cpu_moved_at = time.monotonic()
+            self._starved_at_cpu_move = self.starved_seconds
             self._cpu = cpu
         return self._cpu
 
@@ -647,11 +796,18 @@ class Child:
     def _sync_output(self, expected: int) -> None:
         """Read the terminal until it has delivered what the child wrote before the event."""
         # The bytes are already in the terminal's buffer: this waits only while the grader
-        # itself gets no CPU (a busy machine), so the deadline is a generous safety net; what
-        # the grader reads (a prompt's wording) must not depend on the machine's load.
-        deadline = time.monotonic() + 15.0
-        while self._proc is not None and self.output_bytes < expected \
-                and time.monotonic() < deadline:
+        # itself gets no CPU (a busy machine), so the deadline is a generous safety net
+        # (counted without the time spent waiting for a CPU); what the grader reads (a
+        # prompt's wording) must not depend on the machine's load.
+        since, starved_then = time.monotonic(), self.starved_seconds
+        while self._proc is not None and self.output_bytes < expected:
+            self._note_starvation()
+            if self._past(since, starved_then, 15.0):
+                with _meter_lock:
+                    _grader_problems.append((self.owner, "the terminal did not deliver what a "
+                                             "program printed within 15 s (a safety limit of "
+                                             "the grader): its screen may be incomplete"))
+                break
             ready, _, _ = select.select([self._proc.child_fd], [], [], 0.02)
             if ready and not self._read_output():
                 break

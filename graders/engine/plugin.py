@@ -50,8 +50,9 @@ class Budget:
 
     It counts the CPU seconds of the submission's runs, so a busy machine does not shrink it;
     a hanging program still costs at most about ``seconds``. Real time is only a safety net
-    (``wall_seconds``, by default four times as long, at least a minute): when that runs out
-    first, the submission is listed for a TA as the grader's problem.
+    (``wall_seconds``, by default four times as long, at least a minute, counted without the
+    time the runs waited for a CPU: see ``harness.Stopwatch``): when that runs out first, no
+    run is started any more and the submission is listed for a TA as the grader's problem.
     """
 
     seconds: float
@@ -59,6 +60,7 @@ class Budget:
     started: float = field(default_factory=time.monotonic)
     started_cpu: float = field(default_factory=harness.children_cpu_seconds)
     wall_ran_out: bool = False
+    clock: harness.Stopwatch = field(default_factory=harness.Stopwatch)
 
     def __post_init__(self):
         self.wall_seconds = self.wall_seconds or max(60.0, 4 * self.seconds)
@@ -70,11 +72,12 @@ class Budget:
 
     @property
     def left(self) -> float:
+        """CPU seconds left; 0 once the real-time safety net has run out. Only CPU seconds
+        size a run's CPU verdict: what is left of the real time never shortens it."""
         cpu_left = self.seconds - self.cpu_used
-        wall_left = self.wall_seconds - (time.monotonic() - self.started)
-        if wall_left < cpu_left and wall_left <= 0:
+        if cpu_left > 0 and not self.wall_ran_out and self.clock.past(self.wall_seconds):
             self.wall_ran_out = True
-        return min(cpu_left, wall_left)
+        return 0.0 if self.wall_ran_out else cpu_left
 
     @property
     def spent(self) -> bool:
@@ -154,7 +157,14 @@ class KitPlugin:
                 threading.current_thread() is not threading.main_thread():
             return None
 
+        clock = harness.Stopwatch()
+
         def expired(signum, frame):
+            # a safety net, counted like the runs' nets: without the time the runs waited
+            # for a CPU (a busy machine), up to MAX_STRETCH times the setting
+            if not clock.past(settings.timeout):
+                signal.setitimer(signal.ITIMER_REAL, max(1.0, settings.timeout / 4))
+                return
             raise CheckTimedOut(f"the check ran for more than {settings.timeout:g} s")
 
         def cancel():
