@@ -36,12 +36,13 @@ PROBES = {
 
 @dataclass
 class Outcome:
-    """One spec's result and the dice it rolled."""
+    """One spec's result and the dice it rolled (``failed``: the child's outcome of a spec
+    that did not return, for ``calls.call_problem``)."""
 
     ok: bool
     value: object = None
     stdout: str = ""
-    problem: str = ""              # why the spec failed, in words
+    failed: dict = field(default_factory=dict)
     traceback: str | None = None
     draws: list[Draw] = field(default_factory=list)
 
@@ -89,29 +90,12 @@ def gather(submission, budget) -> ClassEvidence:
 def _call(calls: FunctionCalls, policy: ScriptedDice, call: Kit, faces: list[int]) -> Outcome:
     """One probe, with its loaded faces; the die draws it made are kept."""
     if calls.restarts >= MAX_HANGS:
-        return Outcome(False, problem=f"was not run: {MAX_HANGS} earlier calls of this class "
-                                      "did not return, so the grader stopped calling it")
+        return Outcome(False, failed={"error": "skipped"})
     policy.load(faces)
     start = len(policy.draws)
     (case,) = calls.run_cases([Case(call, timeout=SPEC_SECONDS)])
     outcome, draws = case.outcome, policy.die_draws_since(start)
     if outcome.get("ok"):
         return Outcome(True, outcome.get("value"), outcome.get("stdout", ""), draws=draws)
-    return Outcome(False, None, outcome.get("stdout", ""), _problem(outcome),
-                   outcome.get("traceback"), draws)
-
-
-def _problem(outcome: dict) -> str:
-    """Why a spec failed, in words."""
-    error = outcome.get("error")
-    if error == "timeout":
-        return (f"did not finish within {SPEC_SECONDS:g} s (an endless loop, or waiting for "
-                "input?)")
-    if error == "import":
-        message = (outcome.get("message") or "").strip().splitlines()
-        return "could not run: " + (message[-1] if message else "the file could not be imported")
-    if error == "died":
-        return f"stopped the program: {outcome.get('message')}"
-    if error == "budget":
-        return "was not run: the grading time for this submission was used up"
-    return f"raised {error}: {outcome.get('message', '')}".rstrip(": ")
+    return Outcome(False, None, outcome.get("stdout", ""), outcome, outcome.get("traceback"),
+                   draws)

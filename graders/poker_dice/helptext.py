@@ -7,6 +7,7 @@ from graders.engine.harness import run_folder
 from graders.engine.requirements import Requirement
 
 from . import diagnose
+from .rules import PAYOUTS
 from .play import SILENT_PYTTSX3, Played, finish, start
 
 FLAGS = ("-h", "--help")
@@ -15,8 +16,6 @@ HAND_NAMES = {"5 of a Kind": r"(5|five)[\s-]+of[\s-]+a[\s-]+kind",
               "Straight": r"straight", "Full House": r"full[\s-]+house",
               "3 of a Kind": r"(3|three)[\s-]+of[\s-]+a[\s-]+kind",
               "2 Pair": r"(2|two)[\s-]+pairs?"}
-PAYOUTS = {"5 of a Kind": 35, "4 of a Kind": 25, "Straight": 20, "Full House": 15,
-           "3 of a Kind": 10, "2 Pair": 5}
 TOPICS = (("the $100 purse", r"\$\s*100\b"), ("the $10 ante", r"\$\s*10\b"),
           ("the $200 goal", r"\$\s*200\b"), ("how to re-roll", r"(?i:roll)"),
           ("how to hold (H)", r"(?i:\bhold\b)|\bH\b"),
