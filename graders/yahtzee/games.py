@@ -33,7 +33,7 @@ REROLL = re.compile(r"\b(roll|throw)\s+again\b|\bre-?(roll|throw)", re.I)
 YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
                     r"^\W*(do|would|will|want|roll|throw|re-?roll)\b[^?]*\?\W*$", re.I)
 # a line naming an option is a menu or a score, not dice ("Yahtzee" is also a title)
-MENU_LINE = re.compile("|".join(r"\b" + name.replace(" ", r"\s+") + r"\b"
+MENU_LINE = re.compile("|".join(score_table.name_pattern(name).pattern
                                 for name in rules.OPTIONS if name != "Yahtzee"), re.I)
 SECTIONS = {"upper sum": (r"upper", r"bonus"), "upper bonus": (r"bonus", r"yahtzee"),
             "lower sum": (r"lower", r"bonus"), "Yahtzee bonus": (r"yahtzee.*bonus", r"^$"),
@@ -122,7 +122,10 @@ class Game:
         self.answers.append(self.round)
         if counted:
             self.drawn, self.text = len(self.dice.draws), ""
-        self.session.answer(intent) if intent else self.session.type(typed)
+        if intent:
+            self.session.answer(intent)
+        else:
+            self.session.type(typed)
 
     def play(self) -> "Game":
         while (prompt := self.session.wait()) is not None:
