@@ -277,6 +277,23 @@ def test_import_problems_are_named(error, says):
     assert says in diagnose.import_problem(error)
 
 
+def test_rolls_a_dice_class_cannot_build_are_left_out(tmp_path):
+    """A Dice that refuses a six: calculateScore's Dice sweep leaves out every roll with a six
+    (Dice's mark, not calculateScore's) and keeps why; the rest are judged as usual."""
+    for name in ("project.py", "dice.py"):
+        shutil.copy2(REFERENCE / name, tmp_path / name)
+    dice = tmp_path / "dice.py"
+    old = "        self.diceInSet.append(d)\n"
+    assert old in dice.read_text()
+    dice.write_text(dice.read_text().replace(old, "        if d.value == 6:\n"
+                                             "            raise ValueError('no sixes')\n" + old))
+    evidence = functions.Evidence()
+    with functions.FunctionCalls(tmp_path / "project.py", tmp_path, module="project") as calls:
+        found = functions.sweep(calls, "calculateScore/dice", evidence)
+    assert found.total == 5 ** 5 and found.fraction == 1
+    assert "no sixes" in evidence.skipped["calculateScore/dice"]
+
+
 def test_kit_rules_follow_the_handout():
     assert rules.calculateScore([4, 4, 4, 4, 4]) == (35, "5 of a Kind")
     assert rules.calculateScore([2, 5, 2, 2, 2]) == (25, "4 of a Kind")

@@ -184,14 +184,10 @@ def runs(submission, budget, request):
 def evidence_for(result, runs: Runs, function: str) -> functions.Evidence:
     """The function evidence; fail at once if the file cannot be imported or lacks it."""
     evidence = runs["functions"]
-    if evidence.import_error and function == "calculateScore":
-        result.fail("project.py could not be imported, so none of its functions could be "
-                    f"called. {diagnose.import_problem(evidence.import_error)}",
-                    actual=diagnose.tidy(evidence.import_error))
-    if evidence.import_error:        # told in full once, under calculateScore
-        cause = diagnose.short_cause(evidence.import_error)
-        result.fail(f"project.py could not be imported ({cause}), so {function} could not be "
-                    "called; see calculateScore for the details.")
+    if evidence.import_error:
+        diagnose.fail_import(result, evidence.import_error, "project.py", "none of its "
+                             "functions could be called", function == "calculateScore",
+                             "calculateScore")
     if not evidence.available.get(function):
         result.fail(f"project.py has no function named {function}. The grader calls it by "
                     "exactly this name (handout: 'Required functions and classes').")
@@ -302,15 +298,9 @@ def require_module(result, runs: Runs, submission, module: str, first_item: bool
         result.fail(f"{module}.py is missing: submit the four files with exactly the names of "
                     "the handout ('Files').")
     imported = runs["classes"].imports.get(module)
-    if imported is None or imported.ok or not imported.traceback:
-        return
-    error = imported.traceback
-    if first_item:
-        result.fail(f"{module}.py could not be imported, so its classes could not be tested. "
-                    f"{diagnose.import_problem(error, f'{module}.py')}",
-                    actual=diagnose.tidy(error))
-    result.fail(f"{module}.py could not be imported ({diagnose.short_cause(error)}); see Die "
-                "for the details.")
+    if imported is not None and not imported.ok and imported.traceback:
+        diagnose.fail_import(result, imported.traceback, f"{module}.py",
+                             "its classes could not be tested", first_item, "Die")
 
 
 @pytest.mark.item("Die")

@@ -147,6 +147,17 @@ def short_cause(error: str) -> str:
     return last
 
 
+def fail_import(result, error: str, file: str, lost: str, here: bool, see: str) -> None:
+    """Stop a check because ``file`` could not be imported: the cause told in full where
+    ``here`` (the first item that needs the file), in a few words pointing to ``see`` in the
+    others, so that one mistake is explained once."""
+    if here:
+        result.fail(f"{file} could not be imported, so {lost}. {import_problem(error, file)}",
+                    actual=tidy(error))
+    result.fail(f"{file} could not be imported ({short_cause(error)}), so this item could not "
+                f"be tested; see {see} for the details.")
+
+
 def run_problem(outcome: dict, brief: bool = False) -> str | None:
     """The real cause when a run of project.py crashed on an import, else None (``brief``: in
     a few words, pointing to the help item, where it is told in full)."""
