@@ -1,17 +1,29 @@
 """Scores do not depend on how busy the machine is.
 
-The same submissions are graded ten times each on a quiet machine and again while two other
-processes keep both cores busy; every copy must get the same score on every item. Verdicts
-about a program use CPU seconds and counts, never real time (see harness.Limits).
+The same submissions are graded several times on a quiet machine and again while many other
+processes keep every core busy (four per core: a load of at least four times the cores, on
+top of whatever else runs, as busy as a shared CI machine gets); every copy must get the same
+score on every item, and no safety net of the grader may fire. Verdicts about a program use
+CPU seconds and counts, never real time (see harness.Limits); the real-time safety nets count
+real time less the time the runs waited for a CPU (harness.Stopwatch). The stuck program is
+the hard case: its game-over game makes 5,000 random draws, each a round trip between the
+program and the grader, so on a busy machine it takes many times longer than on a quiet one.
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import textwrap
+
+import pytest
 
 from conftest import KIT_ROOT, grade, scores
+from graders.engine.harness import Child, Limits, prepare_workdir
 
-COPIES = 10
+QUIET_COPIES = 5
+BUSY_COPIES = 3
+BURNERS_PER_CORE = 4
 SUBMISSIONS = {
     "reference": KIT_ROOT / "reference" / "pocoloco" / "a5.py",
     # loops forever after the set-up questions: its games end on the grader's limits
@@ -19,14 +31,14 @@ SUBMISSIONS = {
 }
 
 
-def _grade_copies() -> dict[str, list]:
-    """Every submission COPIES times in one grading run: kind -> the copies' reports."""
+def _grade_copies(copies: int) -> dict[str, list]:
+    """Every submission ``copies`` times in one grading run: kind -> the copies' reports."""
     paths, names = [], []
     for kind, path in SUBMISSIONS.items():
-        paths += [path] * COPIES
-        names += [f"{kind}-{copy}" for copy in range(COPIES)]
+        paths += [path] * copies
+        names += [f"{kind}-{copy}" for copy in range(copies)]
     reports = grade("pocoloco", paths, names)
-    return {kind: [reports[f"{kind}-{copy}"] for copy in range(COPIES)]
+    return {kind: [reports[f"{kind}-{copy}"] for copy in range(copies)]
             for kind in SUBMISSIONS}
 
 
@@ -34,21 +46,54 @@ def _verdicts(report) -> tuple:
     return scores(report), sorted(v.item.id for v in report.not_judged)
 
 
-def test_same_scores_on_a_quiet_and_on_a_busy_machine():
-    quiet = _grade_copies()
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-               for _ in range(2)]
+def _cores() -> int:
     try:
-        busy = _grade_copies()
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _idle_run(tmp_path):
+    """A program that waits for something the grader never sends, with a 1 s idle net."""
+    path = tmp_path / "waits.py"
+    path.write_text(textwrap.dedent("""
+        import threading
+        print("waiting")
+        threading.Event().wait()
+    """))
+    workdir = prepare_workdir([path])
+    child = Child(workdir / "waits.py", workdir=workdir,
+                  limits=Limits(idle_seconds=1.0)).start()
+    try:
+        while child.next_event() is not None:
+            pass
+    finally:
+        child.close()
+    return child
+
+
+@pytest.mark.timeout(1200)
+def test_same_scores_on_a_quiet_and_on_a_busy_machine(tmp_path):
+    quiet = _grade_copies(QUIET_COPIES)
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+               for _ in range(BURNERS_PER_CORE * _cores())]
+    try:
+        busy = _grade_copies(BUSY_COPIES)
+        # the nets still do their job on a busy machine: a program that waits on nothing
+        # is stopped by the idle net (as the grader's problem, not the program's)
+        idle = _idle_run(tmp_path)
         assert all(b.poll() is None for b in burners), "the load stopped before the end"
     finally:
         for burner in burners:
             burner.kill()
             burner.wait()
     assert quiet["reference"][0].score == 24
+    assert quiet["stuck"][0].score > 0
     for kind in SUBMISSIONS:
         expected = _verdicts(quiet[kind][0])
         for run, reports in (("quiet", quiet[kind]), ("busy", busy[kind])):
             for copy, report in enumerate(reports):
                 assert _verdicts(report) == expected, f"{kind}, {run} machine, copy {copy}"
-                assert not any("safety limit" in p for p in report.problems), report.problems
+                assert not any("safety limit" in p or "timed out" in p
+                               for p in report.problems), report.problems
+    assert idle.outcome.get("limit") == "idle" and idle.grader_problem, idle.outcome
