@@ -124,33 +124,24 @@ def roll_all(module):
     return faces_of(hand)
 
 
+def tried(action):
+    """[what action(hand) did, the faces after] on a fresh hand showing 1 2 3 4 5."""
+    hand = hand_of([1, 2, 3, 4, 5])
+    return [attempt(lambda: action(hand)), faces_of(hand)]
+
+
 def roll_a_die(module):
-    found = []
-    for pos in range(5):
-        hand = hand_of([1, 2, 3, 4, 5])
-        found.append([attempt(lambda: hand.rollADie(pos)), faces_of(hand)])
-    return found
+    return [tried(lambda hand: hand.rollADie(pos)) for pos in range(5)]
 
 
 def roll_a_die_bad(module):
-    found = {}
-    for pos in (5, -1):
-        hand = hand_of([1, 2, 3, 4, 5])
-        found[str(pos)] = [attempt(lambda: hand.rollADie(pos)), faces_of(hand)]
-    return found
+    return {str(pos): tried(lambda hand: hand.rollADie(pos)) for pos in (5, -1)}
 
 
 def replace_die(module):
-    good = []
-    for pos in range(5):
-        hand = hand_of([1, 2, 3, 4, 5])
-        good.append([attempt(lambda: hand.replaceDie(pos, 6)), faces_of(hand)])
-    bad = {}
-    for pos, face in ((5, 3), (-1, 3), (0, 0), (0, 7)):
-        hand = hand_of([1, 2, 3, 4, 5])
-        bad["%d, %d" % (pos, face)] = [attempt(lambda: hand.replaceDie(pos, face)),
-                                       faces_of(hand)]
-    return {"good": good, "bad": bad}
+    return {"good": [tried(lambda hand: hand.replaceDie(pos, 6)) for pos in range(5)],
+            "bad": {"%d, %d" % (pos, face): tried(lambda hand: hand.replaceDie(pos, face))
+                    for pos, face in ((5, 3), (-1, 3), (0, 0), (0, 7))}}
 
 
 def draw_dice(module):

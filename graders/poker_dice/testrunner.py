@@ -77,8 +77,7 @@ class Folders:
 
     def __init__(self):
         self.modules = {}             # folder -> the student modules its tests imported
-        self.results = {folder: {"folder": folder, "tests": {}, "failures": {}, "errors": []}
-                        for folder in FOLDERS}
+        self.results = {}             # folder -> its line of the results file
         self.last_item = {}           # folder -> nodeid of its last test
         self.current = None
 
@@ -163,13 +162,13 @@ class Folders:
             result["tests"].setdefault(test, report.outcome)
 
     def result(self, nodeid):
-        return self.results.setdefault(folder_of(nodeid), {"folder": folder_of(nodeid),
-                                                           "tests": {}, "failures": {},
-                                                           "errors": []})
+        folder = folder_of(nodeid)
+        return self.results.setdefault(folder, {"folder": folder, "tests": {}, "failures": {},
+                                                "errors": []})
 
     def finish(self, folder):
         """Append the folder's line to the results file."""
-        result = self.results[folder]
+        result = self.result(folder)
         outcomes = result["tests"].values()
         result["code"] = (1 if "failed" in outcomes else 0) if outcomes else \
             (2 if result["errors"] else 5)
