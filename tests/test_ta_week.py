@@ -393,6 +393,7 @@ def test_a_bad_late_policy_is_an_error(graded, tmp_path):
 def test_grader_hash_ignores_the_late_policy_but_not_the_items(tmp_path, monkeypatch):
     kit = _kit_with_late_policy(tmp_path, 'policy = "flat"\ndeduction = 10')
     monkeypatch.setattr(classbook, "KIT_ROOT", kit)
+    monkeypatch.setattr(classbook, "DATA_ROOT", kit)      # where the rubric is read
     with_policy = classbook.grader_hash("pocoloco")
     rubric = kit / "assignments" / "pocoloco" / "rubric.toml"
     rubric.write_text(rubric.read_text().split("\n[late]")[0])

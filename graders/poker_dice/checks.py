@@ -137,10 +137,15 @@ JOBS = [tests_jobs, functions_jobs, classes_jobs, help_jobs, games_jobs, wins_jo
 
 def payout(runs: Runs):
     """roll -> (value, description) by the student's calculateScore, else the kit's."""
-    try:
-        table = runs.payouts.result(timeout=runs.budget.wall_seconds)
-    except TimeoutError:             # the function child never ran: the kit's payouts
-        table = {}
+    # Wait as long as the submission's budget lasts (its real-time net leaves out time spent
+    # waiting for a CPU), not a fixed time: on a busy machine a fixed wait would judge the
+    # games by the kit's payouts instead of the student's, and the score would depend on load.
+    while not runs.payouts.done() and not runs.budget.spent:
+        try:
+            runs.payouts.result(timeout=1.0)
+        except TimeoutError:
+            continue
+    table = runs.payouts.result() if runs.payouts.done() else {}
     return lambda roll: table.get(tuple(roll)) or rules.calculateScore(roll)
 
 
