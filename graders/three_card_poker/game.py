@@ -24,7 +24,8 @@ ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
 AGAIN_PROMPT = re.compile(r"another|again|y/n|continue|keep|more|play", re.I)
 NUMBER = re.compile(r"-?\d+")
 MAIN_TIMEOUT = 2.0
-NOT_RUN = ("timeout", "died", "safety", "skipped", "import", "budget", "grader")  # main() unfinished
+# the outcomes in which main() did not finish
+NOT_RUN = ("timeout", "died", "safety", "skipped", "import", "budget", "grader")
 MAX_OTHER_PROMPTS = 5
 
 
