@@ -345,13 +345,14 @@ def test_built_wheel_lists_and_grades_in_a_fresh_venv(tmp_path):
                             cwd=tmp_path, env=env, timeout=120)
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.split() == assignments()
-    demo = sorted((KIT_ROOT / "demo_submissions/pocoloco").glob("*a5*.py"))[1]
-    graded = subprocess.run([str(gradekit), "grade", "pocoloco", str(demo)],
-                            capture_output=True, text=True, cwd=tmp_path, env=env,
-                            timeout=600)
+    demo = KIT_ROOT / "demo_submissions" / "pocoloco"           # the whole demo class
+    graded = subprocess.run([str(gradekit), "grade-all", "pocoloco", str(demo), "--out",
+                             str(tmp_path / "reports")], capture_output=True, text=True,
+                            cwd=tmp_path, env=env, timeout=900)
     assert graded.returncode == 0, graded.stderr
-    assert "PocoLoco" in graded.stdout
+    assert "PocoLoco" in (tmp_path / "reports/pocoloco/class_report.md").read_text()
     results = list((tmp_path / "reports" / "pocoloco").glob("*/results.json"))
-    assert len(results) == 1
+    gradebook = (tmp_path / "reports/pocoloco/gradebook.csv").read_text().splitlines()
+    assert len(results) == len(gradebook) - 1 >= 5
     data = json.loads(results[0].read_text(encoding="utf-8"))
     assert len(data["tests"]) == len(RUBRIC.items) and data["max_score"] == RUBRIC.max_score
