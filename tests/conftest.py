@@ -91,3 +91,17 @@ def verdicts_by_student(reports: dict) -> dict:
 
 __all__ = ["FIXTURES", "KIT_ROOT", "grade", "scores", "objective", "item_text",
            "verdicts_by_student"]
+
+
+def not_full(verdicts_by_item: dict, items) -> dict[str, float]:
+    """The items among ``items`` that did not get full marks, with their scores."""
+    return {item: verdicts_by_item[item].score for item in items
+            if not verdicts_by_item[item].passed}
+
+
+def assert_loses_exactly(verdicts_by_item: dict, item: str, automatic) -> None:
+    """A one-defect mutant: ``item`` was judged and lost marks; every other automatic item
+    kept full marks."""
+    assert verdicts_by_item[item].judged
+    assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
+    assert not_full(verdicts_by_item, [other for other in automatic if other != item]) == {}

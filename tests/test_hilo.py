@@ -17,7 +17,7 @@ import pytest
 
 import mutants
 
-from conftest import item_text, verdicts_by_student
+from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_student
 
 from graders.engine import loaded as cards
 from graders.engine import plugin, readability, static, submissions
@@ -63,15 +63,10 @@ def graded(reports):
     return verdicts_by_student(reports)
 
 
-def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
-    return {item: verdicts_by_item[item].score for item in items
-            if not verdicts_by_item[item].passed}
-
-
 # ----------------------------------------------------------------------------- grading
 @pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
 def test_correct_programs_get_full_marks(graded, name):
-    assert _not_full(graded[name], AUTOMATIC) == {}
+    assert not_full(graded[name], AUTOMATIC) == {}
     if name == "reference":
         assert graded[name]["readability"].passed
 
@@ -85,11 +80,7 @@ def test_there_are_enough_correct_programs_and_mutants():
 @pytest.mark.parametrize("mutant", sorted(MANIFEST))
 def test_each_mutant_loses_exactly_its_item(graded, mutant):
     item = MANIFEST[mutant]["loses"]
-    verdicts_by_item = graded[f"mutant-{mutant}"]
-    assert verdicts_by_item[item].judged
-    assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
-    others = [other for other in AUTOMATIC if other != item]
-    assert _not_full(verdicts_by_item, others) == {}
+    assert_loses_exactly(graded[f"mutant-{mutant}"], item, AUTOMATIC)
 
 
 def test_feedback_names_the_smallest_failing_case(graded):
@@ -127,7 +118,7 @@ def test_a_file_with_a_syntax_error_fails_every_automatic_item(graded):
 
 def test_an_endless_loop_in_double_costs_only_the_items_that_call_it(graded, reports):
     verdicts_by_item = graded["broken-double_hangs"]
-    assert _not_full(verdicts_by_item, ["card", "generate_deck", "bets", "console"]) == {}
+    assert not_full(verdicts_by_item, ["card", "generate_deck", "bets", "console"]) == {}
     assert "marked under stages and double_or_nothing" in item_text(verdicts_by_item["console"])
     assert not verdicts_by_item["stages"].passed
     assert "did not return within 1 s" in item_text(verdicts_by_item["stages"])

@@ -13,7 +13,7 @@ import pytest
 
 import mutants
 
-from conftest import item_text, verdicts_by_student
+from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_student
 
 from graders.engine import plugin, submissions
 from graders.engine.readers import score_table
@@ -50,15 +50,10 @@ def graded(reports):
     return verdicts_by_student(reports)
 
 
-def _not_full(verdicts_by_item: dict, items: list[str]) -> dict[str, float]:
-    return {item: verdicts_by_item[item].score for item in items
-            if not verdicts_by_item[item].passed}
-
-
 # ----------------------------------------------------------------------------- grading
 @pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
 def test_correct_programs_get_full_marks(graded, reports, name):
-    assert _not_full(graded[name], AUTOMATIC) == {}
+    assert not_full(graded[name], AUTOMATIC) == {}
     assert all(graded[name][item].judged for item in AUTOMATIC)
     assert not reports[name].problems
     if name == "reference":
@@ -74,11 +69,7 @@ def test_there_are_enough_correct_programs_and_mutants():
 @pytest.mark.parametrize("mutant", sorted(MANIFEST))
 def test_each_mutant_loses_exactly_its_item(graded, mutant):
     item = MANIFEST[mutant]["loses"]
-    verdicts_by_item = graded[f"mutant-{mutant}"]
-    assert verdicts_by_item[item].judged
-    assert verdicts_by_item[item].score < verdicts_by_item[item].item.points
-    others = [other for other in AUTOMATIC if other != item]
-    assert _not_full(verdicts_by_item, others) == {}
+    assert_loses_exactly(graded[f"mutant-{mutant}"], item, AUTOMATIC)
 
 
 def test_the_template_scores_nothing_automatic(graded):
