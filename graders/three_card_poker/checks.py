@@ -10,7 +10,6 @@ scenario; main with a stand-in play_round. ``main`` is also played in a terminal
 The student kit leaves out the checks of hidden items and the steps named in
 ``student_kit.toml``, and with them every module and rule only they use.
 """
-from __future__ import annotations
 
 from dataclasses import dataclass, field
 
@@ -29,11 +28,9 @@ from . import game
 from . import rounds
 from .loading import AT_IMPORT_SHARE, main_message
 
-CALLED = ("play_round", "main")            # functions called, besides the swept ones
 PLAY_ROUND_HANGS = "was not played in a terminal: play_round() already hung with loaded cards"
 
 
-# ----------------------------------------------------------------------------- fixtures
 @dataclass
 class Evidence:
     """The outcomes of all calls of one submission."""
@@ -50,7 +47,7 @@ def collect(submission, budget=None) -> Evidence:
     """Run every call of the grade in one student process (restarted after a hang)."""
     with run_folder(submission, "calls") as folder:
         with FunctionCalls(folder / submission.main_name, folder, budget=budget) as calls:
-            available = calls.defined(functions.FUNCTIONS + CALLED)
+            available = calls.defined(functions.FUNCTIONS + ("play_round", "main"))
             if available is None and calls.budget_spent:
                 raise NotJudged("The submission's time budget ran out before its functions "
                                 "could be called.")
@@ -100,8 +97,7 @@ def evidence(submission, notes, budget):
     if found.import_error:
         last = found.import_error.strip().splitlines()[-1:] or ["?"]
         notes(f"{submission.main_name} could not be imported: {last[0]}", problem=True)
-    stub_note = found.loading.stub_note()
-    if stub_note:
+    if stub_note := found.loading.stub_note():
         notes(stub_note, problem=found.loading.needs_review)
     return found
 
@@ -125,7 +121,6 @@ def games(submission, evidence, budget):
             for run in runs]
 
 
-# ----------------------------------------------------------------------------- shared steps
 def require(result, evidence, function: str) -> None:
     """Fail at once without the import or the function; the import error is shown in full
     once, under hand_to_string."""
@@ -150,7 +145,6 @@ def listed(names) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-# ----------------------------------------------------------------------------- checks
 @pytest.mark.item("hand_to_string")
 def check_hand_to_string(result, evidence):
     """hand_to_string on every hand, in every order."""
@@ -169,28 +163,20 @@ def check_has_pair(result, evidence):
     grade_function(result, evidence, functions.HAS_PAIR)
 
 
-@pytest.mark.item("has_straight")
-def check_has_straight(result, evidence):
-    """has_straight on every hand, in every order."""
-    grade_function(result, evidence, functions.HAS_STRAIGHT)
+def function_check(oracle: functions.Oracle):
+    """The check of a hidden function on its whole domain (the public ones are written out,
+    which the student kit keeps; it cuts these by name)."""
+    @pytest.mark.item(oracle.function)
+    def check(result, evidence):
+        grade_function(result, evidence, oracle)
+    return check
 
 
-@pytest.mark.item("has_triple")
-def check_has_triple(result, evidence):
-    """has_triple on every hand, in every order."""
-    grade_function(result, evidence, functions.HAS_TRIPLE)
-
-
-@pytest.mark.item("dealer_plays")
-def check_dealer_plays(result, evidence):
-    """dealer_plays on every hand, in every order."""
-    grade_function(result, evidence, functions.DEALER_PLAYS)
-
-
-@pytest.mark.item("score_hand")
-def check_score_hand(result, evidence):
-    """score_hand on every sorted hand."""
-    grade_function(result, evidence, functions.SCORE_HAND)
+# every hand in every order, except score_hand: every sorted hand
+check_has_straight = function_check(functions.HAS_STRAIGHT)
+check_has_triple = function_check(functions.HAS_TRIPLE)
+check_dealer_plays = function_check(functions.DEALER_PLAYS)
+check_score_hand = function_check(functions.SCORE_HAND)
 
 
 @pytest.mark.item("play_round")
@@ -246,13 +232,11 @@ def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,
         return text + "main was judged on the full games, run in a terminal."
     if skipped:
         terminal = f"The full game {skipped}."
-    elif at_import:
-        terminal = (f"In a terminal, where the game at the top level of your file runs too, "
-                    f"the games earned {scores['terminal']:g} of the item "
-                    f"({why.rstrip('.')}).")
     else:
-        terminal = f"In a terminal, with your own play_round, the games earned " \
-                   f"{scores['terminal']:g} of the item ({why.rstrip('.')})."
+        where = ("where the game at the top level of your file runs too" if at_import
+                 else "with your own play_round")
+        terminal = (f"In a terminal, {where}, the games earned {scores['terminal']:g} of the "
+                    f"item ({why.rstrip('.')}).")
     blame = "" if at_import else " Mistakes in play_round are marked in its own item."
     return (text + terminal + " So main was judged with play_round() replaced by a stand-in "
             f"that returns those rounds' points, and earned {scores['stand-in']:g}.{blame}")

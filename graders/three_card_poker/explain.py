@@ -4,7 +4,6 @@ Every ``why_<function>(hand, returned)`` (sort_hand's: ``why_sort_hand(problem)`
 sentence naming the handout rule that decides the hand. The sentences do not mention the hand
 itself, so the grader can group wrong hands by rule.
 """
-from __future__ import annotations
 
 from . import rules
 
@@ -12,15 +11,10 @@ FEATURE_NAMES = {rules.TRIPLE_FEATURE: "a triple", rules.STRAIGHT_FEATURE: "a st
                  rules.NO_FEATURE: "no feature"}
 
 
-def shown(hand: list[int]) -> str:
-    """A hand as the handout writes it, e.g. 'A 9 4'."""
-    return rules.hand_to_string(hand)
-
-
 def kind_of(hand: list[int]) -> str:
     """'a triple', 'a straight', 'a pair of 9s' or 'no feature'."""
     feature = rules.feature_value(hand)
-    return FEATURE_NAMES.get(feature) or f"a pair of {shown([feature])}s"
+    return FEATURE_NAMES.get(feature) or f"a pair of {rules.hand_to_string([feature])}s"
 
 
 def why_hand_to_string(hand: list[int], returned: object) -> str:
@@ -100,7 +94,7 @@ def score_sum(hand: list[int]) -> str:
     """The handout's calculation for one sorted hand, e.g. '9·4096 + 9·256 + 9·16 + 2 = 39314'."""
     high, middle, low = hand
     feature = rules.feature_value(hand)
-    return (f"{shown(hand)} has {kind_of(hand)}, feature {feature}: "
+    return (f"{rules.hand_to_string(hand)} has {kind_of(hand)}, feature {feature}: "
             f"{feature}·4096 + {high}·256 + {middle}·16 + {low} = {rules.score_hand(hand)}")
 
 

@@ -5,7 +5,6 @@ Each function has its :class:`Oracle`, named here one by one and listed in ``ORA
 student kit leaves out the hidden items' oracles by name (``student_kit.toml``), and with
 them every rule of ``rules`` that only they use.
 """
-from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
@@ -47,17 +46,12 @@ def _judge_sort(hand: list[int], entry: dict, expected: list[int]) -> Failure | 
         return default_judge("sort_hand", hand, entry, expected,
                              lambda _, value: explain.why_sort_hand("order"))
     returned, kind, after = entry.get("v"), entry.get("t"), (entry.get("a") or [None])[0]
-    if kind == "NoneType":
-        problem = "none"
-    elif after != list(hand):
-        problem = "changed"
-    elif kind != "list":
-        problem = "type"
-    elif returned != expected:
-        problem = "order"
-    elif entry.get("same") is not None:
-        problem = "same"
-    else:
+    # the first of these problems names the rule broken (explain.why_sort_hand)
+    found = [("none", kind == "NoneType"), ("changed", after != list(hand)),
+             ("type", kind != "list"), ("order", returned != expected),
+             ("same", entry.get("same") is not None)]
+    problem = next((name for name, present in found if present), None)
+    if problem is None:
         return None
     got = "returned " + shown(returned)
     if kind not in ("list", "NoneType"):
@@ -66,9 +60,8 @@ def _judge_sort(hand: list[int], entry: dict, expected: list[int]) -> Failure | 
         got += f" and changed its argument to {after!r}"
     elif problem == "same":
         got += " (the same list object it was given)"
-    credit = 0.0
-    if problem in ("changed", "same") and kind == "list" and returned == expected:
-        credit = HALF_RIGHT
+    new_list_only = problem in ("changed", "same") and kind == "list" and returned == expected
+    credit = HALF_RIGHT if new_list_only else 0.0
     # the example shown first: a hand with no credit, else one whose argument was changed
     return Failure(hand, spelled("sort_hand", hand), got, repr(expected),
                    explain.why_sort_hand(problem),

@@ -5,9 +5,9 @@ Both ways produce a :class:`GameRun`: the prompts in order with what was printed
 The same :class:`Plan` judges both: the running total after every round, a question asked
 again after an answer that is not y/yes/n/no, the stop on n/no and the final total.
 """
-from __future__ import annotations
 
 import re
+from itertools import accumulate
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,12 +20,11 @@ from graders.engine.session import Session
 from . import rules
 from .rounds import Scenario
 
-ROUND_PROMPT = re.compile(r"fold|\(p/f\)", re.I)
-AGAIN_PROMPT = re.compile(r"another|again|y/n|continue|keep|more|play", re.I)
+# the kinds of prompt, tried in order ('Play or fold?', 'Play another round?'), else 'other'
+PROMPT_KINDS = (("round", re.compile(r"fold|\(p/f\)", re.I)),
+                ("ask", re.compile(r"another|again|y/n|continue|keep|more|play", re.I)))
 NUMBER = re.compile(r"-?\d+")
 MAIN_TIMEOUT = 2.0
-# the outcomes in which main() did not finish
-NOT_RUN = ("timeout", "died", "safety", "skipped", "import", "budget", "grader")
 MAX_OTHER_PROMPTS = 5
 
 
@@ -43,23 +42,9 @@ class Plan:
     rounds: tuple[Scenario, ...]
     answers: tuple[Answer, ...]
 
-    @property
-    def ranks(self) -> list[int]:
-        """Every rank of the game, in the order deal() draws them."""
-        return [rank for one in self.rounds for rank in one.ranks]
-
-    @property
-    def choices(self) -> list[str]:
-        """The answers to 'Play or fold?', one per round."""
-        return [one.choice for one in self.rounds]
-
     def totals(self) -> list[int]:
         """The running total after each round."""
-        running, totals = 0, []
-        for one in self.rounds:
-            running += one.points
-            totals.append(running)
-        return totals
+        return list(accumulate(one.points for one in self.rounds))
 
     def describe(self) -> str:
         """The game for the feedback: each round's cards and points, then the answers."""
@@ -83,7 +68,6 @@ PLANS = (
 class GameRun:
     """One run of main: ('round' | 'ask' | 'other', output since the previous event) pairs."""
 
-    how: str                                     # "terminal" or "stand-in"
     events: list[tuple[str, str]] = field(default_factory=list)
     ended: bool = False                          # finished normally after the last answer
     went_on: bool = False                        # kept playing or asking after the last answer
@@ -95,31 +79,33 @@ class GameRun:
 
 def not_played(reason: str) -> GameRun:
     """A terminal run the grader skipped (e.g. play_round hangs, so the game would too)."""
-    return GameRun("terminal", problem=reason, transcript=f"(not run: {reason})",
-                   played=False)
+    return GameRun(problem=reason, transcript=f"(not run: {reason})", played=False)
 
 
-# ----------------------------------------------------------------------------- terminal runs
 def play_in_terminal(target: Path, workdir: Path, plan: Plan, limits: Limits) -> GameRun:
     """Run the program as a player would, answering from the plan; deal() gets the plan's
     ranks (its draws over 2..14)."""
-    deck = ScriptedValues(plan.ranks, min(rules.RANKS), max(rules.RANKS))
+    dealt = [rank for one in plan.rounds for hand in one.hands for rank in hand]
+    deck = ScriptedValues(dealt, min(rules.RANKS), max(rules.RANKS))
     session = Session.start(target, workdir, policy=deck, limits=limits)
-    run, choices, answers = GameRun("terminal"), plan.choices, list(plan.answers)
+    run, answers, choices = GameRun(), list(plan.answers), [one.choice for one in plan.rounds]
     others = 0
     try:
         while (prompt := session.wait()) is not None:
-            kind = _kind(prompt.wording)
+            kind = next((kind for kind, words in PROMPT_KINDS if words.search(prompt.wording)),
+                        "other")
             if not answers:
                 run.went_on = True
                 session.stop("the game went on after the last answer")
                 break
-            if kind == "other":
-                others += 1
-                if others > MAX_OTHER_PROMPTS:
-                    session.stop("the program asked too many questions the grader did not know")
-                    break
-            typed = _typed(kind, choices, answers)
+            others += kind == "other"
+            if others > MAX_OTHER_PROMPTS:
+                session.stop("the program asked too many questions the grader did not know")
+                break
+            if kind == "round":
+                typed = choices.pop(0) if choices else "p"
+            else:                       # Enter at a prompt the grader does not know
+                typed = answers.pop(0).text if kind == "ask" else ""
             run.events.append((kind, f"{session.output_since_answer()}«{typed}»\n"))
             session.type(typed)
         transcript = session.transcript
@@ -135,21 +121,6 @@ def play_in_terminal(target: Path, workdir: Path, plan: Plan, limits: Limits) ->
     return run
 
 
-def _typed(kind: str, choices: list[str], answers: list[Answer]) -> str:
-    """The grader's next answer to a prompt of this kind (Enter for unknown prompts)."""
-    if kind == "round":
-        return choices.pop(0) if choices else "p"
-    return answers.pop(0).text if kind == "ask" else ""
-
-
-def _kind(wording: str) -> str:
-    """'round' for 'Play or fold?', 'ask' for 'Play another round?', else 'other'."""
-    if ROUND_PROMPT.search(wording):
-        return "round"
-    return "ask" if AGAIN_PROMPT.search(wording) else "other"
-
-
-# ----------------------------------------------------------------------------- stand-in runs
 def stand_in_cases() -> list[Case]:
     """main() with play_round returning each plan's points and input() answering from it."""
     return [Case("main()", subject=plan, timeout=MAIN_TIMEOUT,
@@ -160,10 +131,10 @@ def stand_in_cases() -> list[Case]:
 def stand_in_run(case: Case) -> GameRun:
     """Rebuild the events of a stand-in run from its timeline: where play_round was called
     and where each question was asked and answered, as offsets in what main printed."""
-    run, printed, outcome = GameRun("stand-in"), case.outcome.get("stdout", ""), case.outcome
-    error = f"{outcome.get('error')}: {outcome.get('message', '')}".rstrip(": ")
-    if outcome.get("error") in NOT_RUN:
-        run.problem = f"main() did not finish: {error}"
+    run, printed, outcome = GameRun(), case.outcome.get("stdout", ""), case.outcome
+    # main() did not finish: it hung or was stopped, or it was not run
+    if case.hung or case.skipped or outcome.get("error") in ("import", "grader"):
+        run.problem = case.problem
         run.transcript = printed
         return run
     start, typed = 0, [answer.text for answer in case.subject.answers]
@@ -190,12 +161,11 @@ def stand_in_run(case: Case) -> GameRun:
     run.went_on = asked > answers or outcome.get("error") == "RuntimeError"
     run.ended = bool(ended) and asked == answers
     if not run.ended:
-        run.problem = (None if ended else error) or "main() ended before the last answer"
+        run.problem = (None if ended else case.problem) or "main() ended before the last answer"
     run.transcript = "".join(text for _, text in run.events) + run.tail
     return run
 
 
-# ----------------------------------------------------------------------------- judging
 def last_total(text: str) -> int | None:
     """The last number on the last line that contains 'total' (any case)."""
     for line in reversed(text.splitlines()):
@@ -207,8 +177,7 @@ def last_total(text: str) -> int | None:
 
 def judge(plan: Plan, run: GameRun) -> list[Requirement]:
     """One requirement per answer (the total or the repeated question), the stop, the end."""
-    totals, requirements = plan.totals(), []
-    rounds, segment, answered = 0, "", 0
+    requirements, rounds, segment, answered = [], 0, "", 0
     for kind, text in run.events:
         segment += text
         if kind == "round":
@@ -216,9 +185,7 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
             continue
         if kind != "ask" or answered >= len(plan.answers):
             continue
-        answer = plan.answers[answered]
-        previous = plan.answers[answered - 1].text if answered else ""
-        requirements.append(_judge_answer(plan, run, answer, previous, rounds, segment, totals))
+        requirements.append(_judge_answer(plan, run, answered, rounds, segment))
         segment, answered = "", answered + 1
     unanswered = [answer.text for answer in plan.answers[answered:]]
     if unanswered:
@@ -228,46 +195,44 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
                    f"{run.problem or 'it stopped'}", plan.describe(), evidence=run.transcript))
         # The rest (the stop and the final total included) count, but are said once.
         return requirements + [Requirement(False) for _ in range(len(unanswered) + 1)]
-    return requirements + _judge_end(plan, run, totals[-1])
+    return requirements + _judge_end(plan, run)
 
 
-def _judge_answer(plan, run, answer, previous, rounds, segment, totals) -> Requirement:
-    """At one 'Play another round?': the running total, or that the question came again."""
-    if answer.asked_again:
-        if rounds == _rounds_before(plan, answer):
-            return Requirement(True)
-        return Requirement(False, f"After the answer {previous!r} the program played another "
-                                  "round. Any answer other than y, yes, n or no must ask "
-                                  "'Play another round? (y/n)' again.",
+def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, text: str) -> Requirement:
+    """At the answer ``index`` to 'Play another round?': the running total, or that the
+    question came again (no round played since the answer before)."""
+    answer = plan.answers[index]
+    # the rounds played by now: one after each answer that was not a repeated question
+    wanted = sum(not one.asked_again for one in plan.answers[:index + 1])
+    if answer.asked_again and rounds != wanted:
+        return Requirement(False, f"After the answer {plan.answers[index - 1].text!r} the "
+                                  "program played another round. Any answer other than y, "
+                                  "yes, n or no must ask 'Play another round? (y/n)' again.",
                            plan.describe(), None, evidence=run.transcript)
-    wanted = _rounds_before(plan, answer)
+    if answer.asked_again:
+        return Requirement(True)
     if rounds != wanted:
         return Requirement(False, f"The grader expected {wanted} round(s) to have been played "
                                   f"before the answer {answer.text!r}, but counted {rounds}.",
                            plan.describe(), None, evidence=run.transcript)
-    shown, expected = last_total(segment), totals[wanted - 1]
-    if shown == expected:
-        return Requirement(True)
+    return _total(run, text, plan.totals()[wanted - 1],
+                  f"After round {wanted} ({plan.rounds[wanted - 1].brief()}) the running "
+                  "total must be")
+
+
+def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:
+    """The last total shown in ``text`` is ``expected`` (``rule``: where, e.g. 'After round 2
+    (...) the running total must be')."""
+    shown = last_total(text)
     seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
-    return Requirement(False, f"After round {wanted} ({plan.rounds[wanted - 1].brief()}) the "
-                              f"running total must be {expected}, but the program showed {seen}.",
+    return Requirement(shown == expected, f"{rule} {expected}, but the program showed {seen}.",
                        f"a line containing 'total' ending with {expected}",
-                       segment.strip() or "(nothing)", evidence=run.transcript)
+                       text.strip() or "(nothing)", evidence=run.transcript)
 
 
-def _rounds_before(plan: Plan, answer: Answer) -> int:
-    """How many rounds have been played when the grader types this answer."""
-    rounds = 0
-    for one in plan.answers:
-        rounds += 0 if one.asked_again else 1
-        if one is answer:
-            return rounds
-    return rounds
-
-
-def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
+def _judge_end(plan: Plan, run: GameRun) -> list[Requirement]:
     """After the last answer: the game stops, and the final total is right."""
-    last = plan.answers[-1].text
+    last, final = plan.answers[-1].text, plan.totals()[-1]
     ending = f"after {last!r}: a line with the final total ({final}), then the program ends"
     if run.went_on:
         stop = Requirement(False, f"After the answer {last!r} the game went on; n or no must "
@@ -276,15 +241,7 @@ def _judge_end(plan: Plan, run: GameRun, final: int) -> list[Requirement]:
         stop = Requirement(False, f"The game did not end normally after {last!r}: "
                                   f"{run.problem}", ending, None, evidence=run.transcript)
     else:
-        stop = Requirement(True)
-    if not run.ended:
-        return [stop, Requirement(False, "The final total could not be checked, because the "
-                                         f"game did not end after {last!r}.")]
-    shown = last_total(run.tail)
-    if shown == final:
-        return [stop, Requirement(True)]
-    seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
-    return [stop, Requirement(False, f"After the answer {last!r} the final total must be "
-                                     f"printed ({final}), but the program showed {seen}.",
-                              f"a line containing 'total' ending with {final}",
-                              run.tail.strip() or "(nothing)", evidence=run.transcript)]
+        return [Requirement(True), _total(run, run.tail, final, f"After the answer {last!r} "
+                                          "the final total printed must be")]
+    return [stop, Requirement(False, "The final total could not be checked, because the "
+                                     f"game did not end after {last!r}.")]

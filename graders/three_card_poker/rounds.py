@@ -4,7 +4,6 @@ Each scenario replaces ``deal`` and ``get_choice`` by scripted versions and watc
 ``hand_to_string``. It is run with the student's own helpers and, when that is not perfect,
 with the kit's correct helpers swapped in; the better of the two counts.
 """
-from __future__ import annotations
 
 from dataclasses import dataclass
 
@@ -39,17 +38,12 @@ class Scenario:
         dealer = list(self.dealer) if self.dealer else None
         return rules.round_points(list(self.player), self.choice, dealer)
 
-    @property
-    def ranks(self) -> list[int]:
-        """The ranks deal() draws in this round, in order."""
-        return [rank for hand in self.hands for rank in hand]
-
     def brief(self) -> str:
         """The round in a few words, e.g. 'your hand A 9 4, dealer J 9 4: +10'."""
-        player = explain.shown(rules.sort_hand(list(self.player)))
+        player = rules.hand_to_string(rules.sort_hand(list(self.player)))
         if self.choice == "f":
             return f"your hand {player}, you fold: {self.points:+d}"
-        dealer = explain.shown(rules.sort_hand(list(self.dealer)))
+        dealer = rules.hand_to_string(rules.sort_hand(list(self.dealer)))
         return f"your hand {player}, dealer {dealer}: {self.points:+d}"
 
     def spelled(self) -> str:
@@ -61,11 +55,11 @@ class Scenario:
     def story(self) -> str:
         """What the round must do, in the handout's words."""
         player = rules.sort_hand(list(self.player))
-        text = f"Your hand {explain.shown(player)}; you "
+        text = f"Your hand {rules.hand_to_string(player)}; you "
         if self.choice == "f":
             return text + "fold, so no dealer hand is dealt: play_round() returns -10."
         dealer = rules.sort_hand(list(self.dealer))
-        text += f"play. The dealer's hand is {explain.shown(dealer)}"
+        text += f"play. The dealer's hand is {rules.hand_to_string(dealer)}"
         if not rules.dealer_plays(dealer):
             return text + ": no feature and no Queen or higher, so the dealer folds: +10."
         mine, theirs = rules.score_hand(player), rules.score_hand(dealer)

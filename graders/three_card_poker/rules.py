@@ -4,6 +4,7 @@ The grader compares the student's functions with these on every hand. This file 
 into the run folder as ``kit_poker_rules.py``, so that calls inside the student's process can
 patch these correct helpers in. It must therefore use the standard library only.
 """
+# the student's interpreter may be older than the kit's: annotations stay unevaluated
 from __future__ import annotations
 
 from itertools import combinations_with_replacement, product
