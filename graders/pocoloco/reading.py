@@ -16,8 +16,6 @@ from graders.engine.readers.standings import last_standings
 from . import rules
 from .play import Game
 
-DIGIT = re.compile(r"\d")
-
 
 @dataclass
 class Turn:
@@ -197,20 +195,9 @@ class Reading:
         return self._standings_in(self.after(last))
 
     def _standings_in(self, span: tuple[int, int]) -> dict[str, int]:
-        """The last standings in a span of the text (``last_standings``), read once per span.
-
-        The lines after the span's last line with a digit are left out first: they give no
-        number, and the search from the end would meet them only in shortened copies of the
-        lines it reads from that last line with a digit, so the answer is the same. A
-        program that floods the screen at the end ("rolling..." until the output limit) is
-        read at once instead of in minutes."""
+        """The last standings in a span of the text (``last_standings``), read once per span."""
         if span not in self._standings:
-            lines = self.slice(span).split("\n")
-            keep = len(lines)
-            while keep and not DIGIT.search(lines[keep - 1]):
-                keep -= 1
-            found, _ = last_standings("\n".join(lines[:keep]), self.names)
-            self._standings[span] = found
+            self._standings[span], _ = last_standings(self.slice(span), self.names)
         return dict(self._standings[span])
 
     # ------------------------------------------------------------------ the human

@@ -51,6 +51,11 @@ def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[
     Returns ({}, "") when no block within ``window`` lines names everyone.
     """
     lines = text.split("\n")
+    # Lines after the last one with a digit give no number (numbers are read from digits
+    # only): leaving them out changes no answer, and a program that floods the screen at the
+    # end ("rolling..." up to the output limit) is read at once instead of in minutes.
+    while lines and not any(ch.isdigit() for ch in lines[-1]):
+        lines.pop()
     for end in range(len(lines) - 1, -1, -1):
         found: dict[str, int] = {}
         used: list[int] = []
