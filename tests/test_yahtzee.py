@@ -15,8 +15,8 @@ import mutants
 
 from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_student
 
-from graders.engine import plugin, submissions
-from graders.engine.readers import score_table
+from graders.engine import dicegame, plugin, submissions
+from graders.engine.readers import prompts, score_table
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.yahtzee import functions, games, rules
 
@@ -117,28 +117,42 @@ def test_a_broken_helper_is_charged_to_its_own_item_only(graded):
     ("Choose where to score:\n  [2] Twos 4\n  [3] Threes 3\n  [13] Chance 9\n", [2] * 5, None),
 ])
 def test_dice_are_read_from_every_display_but_menus(text, expected, read):
-    assert games.shown_dice(text, expected) == read
+    game = dicegame.DiceGame(games.BONUS_GAME, games.WORDS, None, None)
+    game.text = text
+    assert game.shown(expected) == read
 
 
 def test_keeping_dice_follows_the_plan():
-    assert games.after_keep([4, 4, 4, 1, 2], "ccbbaa", (5,)) == [4, 4, 4, 5, 5]
-    assert games.after_keep([4, 4, 4, 1, 2], "", (1, 2, 3, 4, 5)) == [1, 2, 3, 4, 5]
-    assert games.after_keep([4, 4, 4, 1, 2], "x-A-e!", (6,)) == [4, 6, 6, 6, 2]
+    assert dicegame.after_keep([4, 4, 4, 1, 2], "ccbbaa", (5,)) == [4, 4, 4, 5, 5]
+    assert dicegame.after_keep([4, 4, 4, 1, 2], "", (1, 2, 3, 4, 5)) == [1, 2, 3, 4, 5]
+    assert dicegame.after_keep([4, 4, 4, 1, 2], "x-A-e!", (6,)) == [4, 6, 6, 6, 2]
 
 
 def test_prompts_are_told_apart_by_wording_menu_and_state():
-    assert games.kind_of("Type letter(s) of dice to keep and press ENTER >>>", "option") == \
-        "keep"
-    assert games.kind_of("enter number of option to play >>>", "keep") == "option"
-    assert games.kind_of("press ENTER to start the next game round >>>", "keep") == "enter"
-    assert games.kind_of("Your choice: ", "keep", menu=True) == "option"
-    assert games.kind_of("> ", "keep") == "keep"
+    def kind_of(asked, expected, menu=False):
+        return prompts.kind_of(asked, dicegame.TIERS, expected, "option" if menu else None)
+    assert kind_of("Type letter(s) of dice to keep and press ENTER >>>", "option") == "keep"
+    assert kind_of("enter number of option to play >>>", "keep") == "option"
+    assert kind_of("press ENTER to start the next game round >>>", "keep") == "enter"
+    assert kind_of("Your choice: ", "keep", menu=True) == "option"
+    assert kind_of("> ", "keep") == "keep"
+    assert kind_of("Your name, and the letters to keep? ", "option") == "keep"
+    assert kind_of("Player name? Press Enter for Sam ", "keep") == "name"
     for asked in ("Roll again? (y/n) ", "Do you want to re-roll?", "Throw again [Y/N]: ",
                   "Would you like to roll again? yes or no: "):
-        assert games.kind_of(asked, "keep") == "reroll", asked
+        assert kind_of(asked, "keep") == "reroll", asked
     for asked in ("Which dice do you want to re-roll? ", "Dice to re-roll (e.g. ace): ",
                   "Letters of the dice to roll again: "):
-        assert games.kind_of(asked, "option") == "keep", asked
+        assert kind_of(asked, "option") == "keep", asked
+    assert kind_of("Keep which dice, or choose an option number? ", "option") == "option"
+
+
+def test_plans_are_read_from_their_rows():
+    plan = dicegame.plan("p", [([1, 2, 3, 4, 5], ("ab", [6]), ("", [1, 1, 2, 2, 3]), 7),
+                               ([6] * 5, ("abcde", []), 12, ["x", "0"])])
+    assert plan.rounds[0] == dicegame.Round((1, 2, 3, 4, 5), (("ab", (6,)),
+                                            ("", (1, 1, 2, 2, 3))), 7, ())
+    assert plan.rounds[1] == dicegame.Round((6,) * 5, (("abcde", ()),), 12, ("x", "0"))
 
 
 def test_the_final_table_is_read_in_every_layout():
@@ -161,7 +175,7 @@ def test_the_plans_test_what_the_handout_promises():
         for planned in plan.rounds:
             dice = list(planned.first)
             for typed, faces in planned.keeps:
-                dice = games.after_keep(dice, typed, faces)
+                dice = dicegame.after_keep(dice, typed, faces)
             option = rules.OPTIONS[planned.option - 1]
             assert option not in history
             history[option] = (rules.joker_score(dice, option, history), dice)

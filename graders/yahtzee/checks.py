@@ -12,23 +12,24 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine import readability
+from graders.engine import dicegame, readability
+from graders.engine.dicegame import playing
 from graders.engine.harness import run_folder
 from graders.engine.requirements import require, score
 
 from . import functions, games
-from .games import playing, table_bonuses, table_jokers, table_rows, table_sums
+from .games import table_bonuses, table_jokers, table_rows, table_sums
 
 
 @pytest.fixture(scope="session")
 def played(submission, budget, notes):
-    """The sweeps over every throw (functions.Evidence) and the games (games.Game)."""
+    """The sweeps over every throw (functions.Evidence) and the games (dicegame.DiceGame)."""
     def job(name):
         if name == "sweeps":
             return functions.collect_sweeps(submission, budget)
         with run_folder(submission, "game") as folder:
-            return games.play(folder / submission.main_name, folder, games.PLANS[name],
-                              budget.limits(cpu_seconds=4))
+            return dicegame.play(folder / submission.main_name, folder, games.PLANS[name],
+                                 games.WORDS, budget.limits(cpu_seconds=4))
     sweeps, *runs = budget.map(job, ["sweeps", *games.PLANS], workers=1 + len(games.PLANS))
     sweeps = sweeps or functions.Evidence(import_error="the time budget ran out")
     if sweeps.import_error:
@@ -60,7 +61,7 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
 
 
 def games_verdict(result, played, item: str, *judges, fixed=None):
-    """An item in the two games, from what ``judges`` find in each (games.judge)."""
+    """An item in the two games, from what ``judges`` find in each (dicegame.judge)."""
     calls, runs = played
     require(result, calls.import_error, {}, [], explain_here=False,
             explained_under="upper-section")
@@ -71,7 +72,8 @@ def games_verdict(result, played, item: str, *judges, fixed=None):
                     "counted here.")
     result.note("The grader played two games with loaded dice: " +
                 " and ".join(f"'{name}'" for name in games.PLANS) + ".")
-    score(result, games.judge(runs, item, *judges, fixed=fixed), "things checked in the games",
+    score(result, dicegame.judge(runs, item, *judges, context=fixed),
+          "things checked in the games",
           not_judged="The games never reached anything this item checks.")
 
 

@@ -1,0 +1,48 @@
+"""Telling a program's questions apart by their wording.
+
+A grader lists the kinds of question its game asks in tiers, each kind with the words that
+show it (one regular expression, or a tuple that must all match):
+
+    TIERS = [{"reroll": (REROLL, YES_NO)}, {"keep": KEEP, "option": OPTION}, {"name": NAME},
+             {"enter": ENTER}]
+    kind_of("Roll again? (y/n)", TIERS, expected="keep")     # 'reroll'
+
+The first tier in which a kind matches decides: one kind matched is the answer; two kinds of
+one tier matched leave it to the game's state (``expected``), as does a wording that matches
+nothing (then ``fallback`` if given: a list of options printed above a bare "> " makes it the
+option question).
+"""
+from __future__ import annotations
+
+import re
+
+# "Roll again? (y/n)", "Throw again [Y/N]", "yes or no", or a question that starts with a verb
+YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
+                    r"^\W*(do|would|will|want|roll|throw|re-?roll)\b[^?]*\?\W*$", re.I)
+ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
+NAME = re.compile(r"\bname\b", re.I)
+LETTERS = re.compile("[A-Za-z]")
+
+
+def asked(prompt) -> str:
+    """What a session's prompt asks: the text given to input() when it holds words, else the
+    last screen line that does (a bare "> " after "Which dice to keep?")."""
+    if LETTERS.search(prompt.text):
+        return prompt.text
+    lines = [line for line in prompt.context.splitlines() if LETTERS.search(line)]
+    return (lines or [""])[-1]
+
+
+def matches(wording: str, words) -> bool:
+    """Whether the wording shows one kind's words (a tuple: all of them)."""
+    return all(pattern.search(wording) for pattern in
+               (words if isinstance(words, tuple) else (words,)))
+
+
+def kind_of(wording: str, tiers: list[dict], expected: str, fallback: str | None = None) -> str:
+    """The kind of question by its wording (see the module's docstring)."""
+    for tier in tiers:
+        found = [kind for kind, words in tier.items() if matches(wording, words)]
+        if found:
+            return found[0] if len(found) == 1 else expected
+    return fallback or expected
