@@ -22,21 +22,21 @@ from . import rules
 
 IS_FUNCTIONS = ("is_three_of_a_kind", "is_four_of_a_kind", "is_full_house",
                 "is_small_straight", "is_large_straight", "is_yahtzee")
-SWEEPS = {"upper-section": list(rules.UPPER) + ["Chance"],
-          "of-a-kind": ["is_three_of_a_kind", "is_four_of_a_kind", "is_yahtzee",
-                        "Three Of A Kind", "Four Of A Kind", "Yahtzee"],
-          "full-house": ["is_full_house", "Full House"],
-          "straights": ["is_small_straight", "is_large_straight", "Small Straight",
-                        "Large Straight"]}
 RULE = {"Three Of A Kind": "Three or more dice alike score the sum of all dice, else 0.",
         "Four Of A Kind": "Four or more dice alike score the sum of all dice, else 0.",
         "Full House": "Three of one number and two of another score 25 (five alike do not).",
         "Small Straight": "Four numbers in a row among the dice score 30 (any fifth die).",
         "Large Straight": "1-2-3-4-5 or 2-3-4-5-6, in any order, scores 40.",
-        "Yahtzee": "Five dice alike score 50.", "Chance": "Chance is the sum of all dice."}
-RULE |= {f"is_{name.lower().replace(' ', '_')}": text for name, text in RULE.items()}
-RULE |= {name: f"{name} is the sum of the dice showing {number}."
-         for number, name in enumerate(rules.UPPER, start=1)}
+        "Yahtzee": "Five dice alike score 50.", "Chance": "Chance is the sum of all dice."} | {
+        name: f"{name} is the sum of the dice showing {number}."
+        for number, name in enumerate(rules.UPPER, start=1)}
+# what each public item sweeps over every throw, from the rules' option -> item table: the
+# is_ function of each of its options that has one (is_full_house), then the options' scores
+TESTS = {f"is_{option.lower().replace(' ', '_')}": option for option in rules.OPTIONS}
+SWEEPS = {item: [name for name, option in TESTS.items() if name in IS_FUNCTIONS and
+                 rules.ITEMS[option] == item] +
+          [option for option in rules.OPTIONS if rules.ITEMS[option] == item]
+          for item in dict.fromkeys(rules.ITEMS.values())}
 PARTS = ("upper sum", "upper bonus", "lower sum", "Yahtzee bonus")
 # the hidden items' chosen cases (data, so none of it is in the student kit), and the numbers
 # of calculate_final_scores each final-score item is judged on (positions in PARTS)
@@ -62,7 +62,7 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
     inputs, reference = (rolls, getattr(rules, name)) if function == name else \
         ([(roll, name, {}) for roll in rolls], rules.score)
     return exhaustive(calls, function, inputs, reference, stop_at_zero=True,
-                      why=lambda *_: RULE[name])
+                      why=lambda *_: RULE[TESTS.get(name, name)])
 
 
 def history(entry, named: dict) -> dict:

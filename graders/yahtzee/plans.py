@@ -1,10 +1,10 @@
 """The games the Yahtzee grader plays with loaded dice (games.py), by name: data an
 instructor may edit (a module, not a data file, so that the student kit's self-check has it).
 
-Each round: its first throw; twice (letters typed at the keep question, the face every die
-thrown again shows: five faces when none is kept, none when all are); the option number
-typed; and answers typed before it that must be refused. tests/test_yahtzee.py checks what
-each game must add up to.
+Each round is a row of the engine's ``dicegame.plan``: its first throw; twice (letters typed
+at the keep question, the face every die thrown again shows: five faces when none is kept,
+none when all are); the option number typed; and answers typed before it that must be
+refused. tests/test_yahtzee.py checks what each game must add up to.
 """
 
 GAMES = {
