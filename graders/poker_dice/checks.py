@@ -17,7 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from graders.engine import scripted
 from graders.engine.calls import LoadReport
+from graders.engine.harness import run_folder
 from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, score
 from graders.engine.rubric import NotJudged
@@ -30,8 +32,7 @@ from . import rules
 from . import scenarios
 from . import selftests
 from .classes import gather as gather_classes
-from .helptext import FLAGS, judge_help, run_help
-from .play import MAX_HANDS, play_script, play_to_win
+from .helptext import FLAGS, SILENT_PYTTSX3, judge_help, limits, run_help
 
 GROUPS = {"calculateScore": {"functions"}, "isvalidDice": {"functions"},
           "Die": {"classes"}, "Dice": {"classes"}, "Magic8": {"classes"}, "help": {"help"},
@@ -150,29 +151,32 @@ def payout(runs: Runs):
 
 
 def play_game(runs: Runs, index: int):
-    """One scripted game (not played when an earlier game hung before its first question)."""
+    """One scripted game."""
     scenario = scenarios.game_scenarios(payout(runs))[index]
-    if not scenario.playable or not runs.playable():
-        return scenario, None
-    played = play_script(runs.submission, scenario.first_roll,
-                         [step.ask for step in scenario.steps], runs.budget)
-    if played.hung_at_start:
-        runs.hung_at_start = played.transcript.ended_how
-    return scenario, played
+    return scenario, started(runs, "game", lambda folder: scripted.follow(
+        folder / "project.py", folder, scenario, scenarios.QUESTIONS, limits(runs.budget))) \
+        if scenario.playable else None
 
 
 def play_win(runs: Runs, case_name: str):
     """A game held until it is won, with one BestScore.txt set-up."""
     found = scenarios.win_roll(payout(runs))
-    hands = found[1] if found else 0
-    case = next(c for c in scenarios.record_cases(hands) if c.name == case_name)
-    if found is None or not runs.playable():
-        return case, None
-    played = play_to_win(runs.submission, found[0], runs.budget,
-                         scenarios.prepare_record(case, hands))
+    case = next(case for case in scenarios.record_cases(found[1] if found else 0)
+                if case.name == case_name)
+    return case, started(runs, "win", lambda folder: scenarios.play_to_win(
+        folder / "project.py", folder, found[0], limits(runs.budget), case)) if found else None
+
+
+def started(runs: Runs, name: str, game):
+    """``game(folder)`` in a fresh run folder; None when the budget is spent or an earlier game
+    hung before its first question."""
+    if not runs.playable():
+        return None
+    with run_folder(runs.submission, name, SILENT_PYTTSX3) as folder:
+        played = game(folder)
     if played.hung_at_start:
         runs.hung_at_start = played.transcript.ended_how
-    return case, played
+    return played
 
 
 @pytest.fixture(scope="session")
@@ -347,64 +351,56 @@ def check_help(result, runs, attach):
 @pytest.mark.item("game")
 def check_game(result, runs, attach, notes):
     """Five games with loaded dice: payouts, re-rolls, invalid answers, quit, running out."""
-    found, started, played_games = [], 0, []
+    found, games = [], []
     for name in GAME_NAMES:
         scenario, played = runs[f"game {name}"] or (None, None)
         if scenario is not None and not scenario.playable:
             result.note(f"The '{name}' game was not played: with your calculateScore no roll "
-                        f"pays enough to reach $200 within {MAX_HANDS} hands (that is "
-                        "calculateScore's mark), so the end of a won game was not judged here.")
-            continue
-        if played is None:
-            count = scenarios.script_size(scenario) if scenario else 1
-            found += [runs.not_played(f"'{name}' game")] + [Requirement(False)] * (count - 1)
-            continue
-        started += any(segment.faces for segment in played.segments)
-        played_games.append((scenario, played))
-        attach(f"transcripts/game-{name.replace(' ', '-')}.txt",
-               f"Game '{name}': {scenario.purpose}.\n«...» is what the grader typed; "
-               f"[dice: ...] are the dice it loaded.\n\n"
-               + played.transcript.render(max_lines=100_000)
-               + f"\n\n{played.transcript.ended_how}\n")
-        found += scenarios.judge_script(scenario, played)
+                        f"pays enough to reach $200 within {scenarios.MAX_HANDS} hands (that "
+                        "is calculateScore's mark), so the end of a won game was not judged "
+                        "here.")
+        elif played is None:
+            found += [runs.not_played(f"'{name}' game")] + \
+                [Requirement(False)] * ((scenario.size if scenario else 1) - 1)
+        else:
+            games.append((scenario, played))
+            attach(f"transcripts/game-{name.replace(' ', '-')}.txt",
+                   played.attachment(f"Game '{name}': {scenario.purpose}."))
+            found += scripted.judge(scenario, played, scenarios.QUESTIONS)
     result.note("The games played (payouts are your own calculateScore's):\n" +
-                "\n".join(f"- '{scenario.name}': {scenario.purpose}"
-                          for scenario, _ in played_games))
+                "\n".join(f"- '{scenario.name}': {scenario.purpose}" for scenario, _ in games))
     if runs.hung_at_start:
         notes(f"A game run did not get to its first question: {runs.hung_at_start}", True)
-    elif not started and played_games:
-        scenario, played = played_games[0]
-        if not scenarios.crashed_at_start(played):
+    elif games and not any(played.rolled for _, played in games):
+        said = scripted.never_started(*games[0], scenarios.QUESTIONS, every_game=True)
+        if not scenarios.QUESTIONS.cause(games[0][1].transcript.outcome):
             notes("game: no dice were rolled in any game run (the game never started); a TA "
                   "should check how the program starts a game", True)
-        said = scenarios.never_started(scenario, played, every_game=True)
         result.fail(said.case, expected=said.expected, actual=said.actual,
                     evidence=said.evidence)
     score(result, found)
 
 
-def wins(runs: Runs) -> dict[str, tuple]:
-    """The won games by BestScore.txt set-up."""
-    return {case.name: runs[f"win {case.name}"] or (case, None)
-            for case in scenarios.record_cases(0)}
+def wins(runs: Runs) -> list[tuple]:
+    """The won games, (BestScore.txt set-up, run) each."""
+    return [runs[f"win {case.name}"] or (case, None) for case in scenarios.record_cases(0)]
 
 
 @pytest.mark.item("best-score")
 def check_best_score(result, runs, attach):
     """BestScore.txt after won games: created, kept, replaced, and no crash when unwritable."""
-    games = wins(runs)
-    baseline = games["no record"][1]
-    baseline_ended = baseline is not None and baseline.ended_normally
-    found = []
-    for name, (case, played) in games.items():
+    games, found = wins(runs), []
+    baseline = games[0][1]                       # no record
+    for case, played in games:
         if played is None:
-            found.append(runs.not_played(f"game with {name}"))
+            found.append(runs.not_played(f"game with {case.name}"))
             continue
-        attach(f"transcripts/won-{name.replace(' ', '-')}.txt",
+        attach(f"transcripts/won-{case.name.replace(' ', '-')}.txt",
                played.transcript.render(max_lines=100_000))
-        found.append(scenarios.judge_record(case, played, baseline_ended))
+        found.append(scenarios.judge_record(case, played, baseline is not None and
+                                            baseline.ended_normally))
     score(result, found, "BestScore.txt set-ups")
-    hands = sorted({played.holds for _, played in games.values()
+    hands = sorted({played.state["holds"] for _, played in games
                     if played is not None and scenarios.won(played)})
     if hands:
         result.note(f"Each game held a winning roll every hand; your game was won after "
@@ -415,14 +411,11 @@ def check_best_score(result, runs, attach):
 @pytest.mark.item("magic8-award")
 def check_magic8_award(result, runs):
     """After a win: a question with input(), then one of ANSWERS printed."""
-    games = wins(runs)
     found = []
-    for name in scenarios.AWARD_CASES:
-        played = games[name][1]
-        if played is None:
-            found += [runs.not_played(f"game with {name}"), Requirement(False)]
-            continue
-        found += scenarios.judge_award(played, runs["classes"].answers)
+    for case, played in wins(runs):
+        if case.award:
+            found += scenarios.judge_award(played, runs["classes"].answers) if played else \
+                [runs.not_played(f"game with {case.name}"), Requirement(False)]
     score(result, found)
 
 

@@ -1,16 +1,21 @@
-"""project.py -h and --help: the instructions, exit status 0, no questions."""
+"""project.py -h and --help: the instructions, exit status 0, no questions; and what every run
+of project.py gets (its limits, a silent pyttsx3: speech is Magic8's item, not the games')."""
 from __future__ import annotations
 
 import re
 
 from graders.engine.harness import run_folder
 from graders.engine.requirements import Requirement
+from graders.engine.scripted import Played, Stop, play, tidy
 
 from . import diagnose
 from .rules import PAYOUTS
-from .play import SILENT_PYTTSX3, Played, finish, start
 
 FLAGS = ("-h", "--help")
+SILENT_PYTTSX3 = {"pyttsx3.py": '"""A silent stand-in for pyttsx3, put here by the grader."""'
+                                "\n\n\nclass _Engine:\n    def __getattr__(self, name):\n"
+                                "        return lambda *args, **kwargs: None\n\n\n"
+                                "def init(*args, **kwargs):\n    return _Engine()\n"}
 HAND_NAMES = {"5 of a Kind": r"(5|five)[\s-]+of[\s-]+a[\s-]+kind",
               "4 of a Kind": r"(4|four)[\s-]+of[\s-]+a[\s-]+kind",
               "Straight": r"straight", "Full House": r"full[\s-]+house",
@@ -22,14 +27,17 @@ TOPICS = (("the $100 purse", r"\$\s*100\b"), ("the $10 ante", r"\$\s*10\b"),
           ("how to quit (Q)", r"(?i:\bquit\b)|\bQ\b"))
 
 
+def limits(budget):
+    """The limits of every run of project.py."""
+    return budget.limits(cpu_seconds=7, stuck_cpu_seconds=1.5, idle_seconds=10)
+
+
 def run_help(submission, flag: str, budget) -> Played:
     """project.py FLAG in a fresh folder; the run is stopped if it asks anything."""
     with run_folder(submission, "help", SILENT_PYTTSX3) as folder:
-        session = start(submission, budget, folder, args=[flag])
-        prompt = session.wait()
-        if prompt is not None:
-            session.stop(f"the program asked a question: {prompt.wording!r}")
-        return finish(session, folder, [])
+        return play(folder / "project.py", folder, lambda prompt, *_: Stop(
+            f"the program asked a question: {prompt.wording!r}"), limits=limits(budget),
+            args=[flag])
 
 
 def missing_topics(text: str) -> list[str]:
@@ -45,30 +53,22 @@ def missing_topics(text: str) -> list[str]:
 
 def judge_help(flag: str, played: Played) -> list[Requirement]:
     """No question, exit status 0, and the instructions."""
-    text = played.transcript.text
-    evidence = diagnose.tidy(played.transcript.render(max_lines=60))
-    title = f"python project.py {flag}"
-    if played.transcript.gave_up is not None:
-        found = [Requirement(False, f"`{title}` must print the instructions and stop without "
-                                    "asking anything, but the program asked a question (it "
-                                    "started a game?).", evidence=evidence), Requirement(False)]
-    elif not text.strip():
-        found = [Requirement(False, f"`{title}` printed nothing: it must print the "
-                                    "instructions.", evidence=evidence), Requirement(False)]
-    elif diagnose.run_problem(played.transcript.outcome):
+    transcript, title = played.transcript, f"python project.py {flag}"
+    evidence, problem = tidy(transcript.render(max_lines=60)), None
+    if transcript.gave_up is not None:
+        problem = f"`{title}` must print the instructions and stop without asking anything, " \
+                  "but the program asked a question (it started a game?)."
+    elif not transcript.text.strip():
+        problem = f"`{title}` printed nothing: it must print the instructions."
+    elif diagnose.run_problem(transcript.outcome):
         # the same words for -h and --help (said once), and no list of missing topics
-        cause = diagnose.run_problem(played.transcript.outcome)
         return [Requirement(False, "The program crashed at the start, before it could print "
-                                   f"the instructions. {cause}", evidence=evidence)] + \
-            [Requirement(False)] * 2
+                                   f"the instructions. {diagnose.run_problem(transcript.outcome)}",
+                            evidence=evidence)] + [Requirement(False)] * 2
     elif not played.ended_normally:
-        found = [Requirement(False, f"`{title}` must stop with exit status 0. "
-                                    f"{diagnose.tidy(played.transcript.ended_how)}",
-                             evidence=evidence), Requirement(False)]
-    else:
-        found = [Requirement(True), Requirement(True)]
-    missing = missing_topics(text)
-    found.append(Requirement(True) if not missing else Requirement(
-        False, f"The instructions printed by `{title}` must mention: "
-               f"{', '.join(missing)}.", evidence=evidence))
-    return found
+        problem = f"`{title}` must stop with exit status 0. {tidy(transcript.ended_how)}"
+    missing = missing_topics(transcript.text)
+    return [Requirement(problem is None, problem or "", evidence=evidence),
+            Requirement(problem is None),
+            Requirement(not missing, f"The instructions printed by `{title}` must mention: "
+                                     f"{', '.join(missing)}.", evidence=evidence)]
