@@ -1,0 +1,99 @@
+"""Scripted games (engine/scripted.py): a small dice game played from a script and judged."""
+from __future__ import annotations
+
+import re
+import textwrap
+
+from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, follow, judge, play
+
+GAME = """
+    import random
+
+    purse = 100
+    dice = [random.randint(1, 6) for _ in range(5)]
+    print("Dice:", *dice)
+    while True:
+        answer = input("Dice to re-roll (or H to hold)? ").strip().upper()
+        if answer == "H":
+            break
+        if not answer.replace(" ", "").isdigit():
+            continue
+        for position in answer.split():
+            dice[int(position) - 1] = random.randint(1, 6)
+        print("Dice:", *dice)
+    purse += sum(dice)
+    print(f"You scored {sum(dice)}. Purse: ${purse}")
+    if input("Play again? (y/n) ") == "n":
+        print(f"Goodbye with ${purse}")
+"""
+QUESTIONS = Questions(lambda wording: "again" if "again" in wording else
+                      "reroll" if "roll" in wording else None,
+                      {"reroll": "the re-roll question", "again": "'Play again?'"})
+
+
+def scenario(reroll: str, faces: list[int], purse: int) -> Scenario:
+    """First roll 1 2 3 4 6; ``reroll`` (then faces), hold, then no to play again."""
+    opening = Expect("At the start", 5, "the first roll is automatic")
+    return Scenario("re-rolls", "a re-roll, a hold, then no", [1, 2, 3, 4, 6], opening, [
+        Step("reroll", reroll, "the re-roll question", Expect(
+            f"After «{reroll}»", len(faces), "it re-rolls those dice only"), faces),
+        Step("reroll", "H", "the re-roll question", Expect(
+            "After «H»", 0, "H holds", [("the purse", purse), ("the word Purse",
+                                                               re.compile("purse", re.I))])),
+        Step("again", "n", "'Play again?'", Expect(
+            "After «n»", 0, "a no ends the game", [("the purse", purse)], ends=True))])
+
+
+def test_a_script_that_the_game_follows_meets_every_expectation(tmp_path):
+    (tmp_path / "game.py").write_text(textwrap.dedent(GAME))
+    script = scenario("2 3", [6, 6], 100 + 1 + 6 + 6 + 4 + 6)
+    played = follow(tmp_path / "game.py", tmp_path, script, QUESTIONS)
+    found = judge(script, played, QUESTIONS)
+    assert len(found) == script.size == 11
+    assert all(requirement.ok for requirement in found), [r.case for r in found if not r.ok]
+    assert played.typed == ["2 3", "H", "n"] and len(played.segments) == 4
+    assert played.segments[1].faces == [6, 6] and played.ended_normally
+
+
+def test_wrong_expectations_are_each_said_with_the_screen(tmp_path):
+    (tmp_path / "game.py").write_text(textwrap.dedent(GAME))
+    script = scenario("2 3", [6, 6, 6], 999)
+    found = judge(script, follow(tmp_path / "game.py", tmp_path, script, QUESTIONS), QUESTIONS)
+    wrong = [requirement for requirement in found if not requirement.ok]
+    assert [r.case.split(",")[0].split(":")[0] for r in wrong] == \
+        ["After «2 3»", "After «H»", "After «n»"]
+    assert "expected 3 dice to be rolled (it re-rolls those dice only), but 2 dice were " \
+        "rolled" in wrong[0].case and "«2 3»" in wrong[0].evidence
+    assert wrong[1].case == "After «H»: the screen should show the purse."
+
+
+def test_a_question_of_another_kind_or_after_the_end_stops_the_run(tmp_path):
+    (tmp_path / "game.py").write_text(textwrap.dedent(GAME))
+    early = scenario("2 3", [6, 6], 0)
+    early.steps.insert(1, Step("again", "y", "'Play again?'", Expect("After «y»", 0)))
+    played = follow(tmp_path / "game.py", tmp_path, early, QUESTIONS)
+    assert played.stopped == "the program asked 'Dice to re-roll (or H to hold)?' instead"
+    missing = [r for r in judge(early, played, QUESTIONS) if not r.ok and r.case]
+    assert len(missing) == 1 and "the grader expected 'Play again?', but the program " \
+        "asked" in missing[0].case and "counts as not done" in missing[0].case
+    short = scenario("2 3", [6, 6], 0)
+    del short.steps[2]
+    short.steps[1].then.ends = True
+    played = follow(tmp_path / "game.py", tmp_path, short, QUESTIONS)
+    assert played.extra_prompt == "Play again? (y/n)"
+    ends = judge(short, played, QUESTIONS)[-1]
+    assert not ends.ok and "the game should end here, but the program asked 'Play again? " \
+        "(y/n)'" in ends.case
+
+
+def test_a_run_that_never_rolls_earns_nothing_and_a_driver_may_stop(tmp_path):
+    (tmp_path / "game.py").write_text('input("Your name? ")\nprint("bye")\n')
+    script = scenario("2 3", [6, 6], 0)
+    played = play(tmp_path / "game.py", tmp_path, lambda prompt, session, typed: Stop(
+        f"asked {prompt.wording!r}"), files=["nothing.txt"])
+    assert played.transcript.gave_up == "asked 'Your name?'" and played.files == {
+        "nothing.txt": None}
+    found = judge(script, played, QUESTIONS)
+    assert not any(requirement.ok for requirement in found) and len(found) == script.size
+    assert found[0].case.startswith("In the 're-rolls' game did the program roll any dice: "
+                                    "the game never started (the grader stopped the run")
