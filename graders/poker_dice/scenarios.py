@@ -45,7 +45,8 @@ QUESTIONS = Questions(lambda wording: prompts.kind_of(wording, TIERS, None),
 MONEY = re.compile(r"\$\s*(-?\d+)")
 WIN_WORDS = re.compile(r"\bwin|\bwon\b|winner|congrat|victor|champion|award|record|\bgoal|"
                        r"target|reached", re.I)
-RecordCase = namedtuple("RecordCase", "name content read_only award", defaults=(None, 0, 0))
+RecordCase = namedtuple("RecordCase", "name content read_only award",
+                        defaults=(None, False, False))
 
 
 # ----------------------------------------------------------------------------- scripts
