@@ -16,8 +16,9 @@ import pytest
 
 import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
-from graders.engine import plugin
-from graders.poker_dice import diagnose, functions, helptext, rules, scenarios, selftests
+from graders.engine import diagnose as engine_diagnose, plugin, studenttests
+from graders.engine.rubric import Rubric
+from graders.poker_dice import functions, helptext, rules, scenarios
 
 POKER = FIXTURES / "poker_dice"
 REFERENCE = KIT_ROOT / "reference" / "poker_dice"
@@ -274,7 +275,8 @@ def test_a_wrong_kind_of_answer_is_named():
      "Importing project.py did not finish"),
 ])
 def test_import_problems_are_named(error, says):
-    assert says in diagnose.import_problem(error)
+    files = Rubric.load("poker_dice").files
+    assert says in engine_diagnose.import_problem(error, "project.py", files)
 
 
 def test_rolls_a_dice_class_cannot_build_are_left_out(tmp_path):
@@ -319,8 +321,11 @@ def test_scenario_rolls_are_what_they_claim():
 
 
 def test_every_mutation_applies_to_the_reference():
-    for mutation in selftests.MUTATIONS:
-        texts = selftests.mutated(mutation)
+    plan = studenttests.Plan.load(KIT_ROOT / "graders" / "poker_dice" / "student_tests.toml",
+                                  REFERENCE)
+    assert len(plan.mutations) == 7
+    for mutation in plan.mutations:
+        texts = plan.mutated(mutation)
         assert texts is not None, mutation.name
         original = (REFERENCE / mutation.file).read_text()
         assert texts[mutation.file] != original

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .diagnose import fail_import
 from .rubric import share
 
 SHOWN = 3                  # failed requirements described in full; the rest are listed
@@ -118,30 +119,15 @@ def require(result, import_error: str | None, available: dict, names, *, explain
             explained_under: str, kind: str = "function", where: str = "",
             what: str = "functions") -> None:
     """Stop a check at once when the file cannot be imported or lacks what it tests. The
-    import error is explained in full once (the check with ``explain_here``); the others
-    point to the item ``explained_under``. ``where`` names the handout's section; ``kind``
-    and ``what`` name what is missing ('function') and what could not be called."""
+    import error is explained in full once (the check with ``explain_here``, in the words of
+    ``diagnose``); the others point to the item ``explained_under``. ``where`` names the
+    handout's section; ``kind`` and ``what`` name what is missing ('function') and what could
+    not be called."""
     if import_error:
-        if explain_here:
-            result.fail(import_message(import_error, what), actual=import_error)
-        last = (import_error.strip().splitlines() or ["an error"])[-1]
-        result.fail(f"Not tested: your file could not be imported ({last}). The error is "
-                    f"shown under {explained_under}.")
+        fail_import(result, import_error, lost=f"none of its {what} could be called",
+                    here=explain_here, see=explained_under)
     missing = [name for name in names if not available.get(name)]
     if missing:
         where = f" ({where})" if where else ""
         result.fail(f"Your file has no {kind} named {' or '.join(missing)}. The grader calls "
                     f"it by exactly this name{where}, so it could not be tested.")
-
-
-def import_message(error: str, what: str = "functions") -> str:
-    """Why nothing could be tested, with a hint for the usual causes."""
-    text = f"Your file could not be imported, so none of its {what} could be called. "
-    if "EOFError" in error or "no more answers" in error:
-        return text + ("It asks for input while it is being imported: keep the call to main() "
-                       "under  if __name__ == \"__main__\":  so that importing runs nothing.")
-    if "SyntaxError" in error or "IndentationError" in error:
-        return text + "Python found a syntax error; fix it first (see below)."
-    if "endless loop" in error or "ran for more than" in error:
-        return text + "Importing it did not finish: is there a loop at the top level?"
-    return text + "Importing it raised an error (see below)."

@@ -13,16 +13,18 @@ modules only they use (the games, the classes, the student's tests and the refer
 from __future__ import annotations
 
 from concurrent.futures import Future
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from graders.engine import scripted
+from graders.engine import scripted, studenttests
 from graders.engine.calls import LoadReport
+from graders.engine.diagnose import MAIN_GUARD
 from graders.engine.harness import run_folder
 from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, score
-from graders.engine.rubric import NotJudged
+from graders.engine.rubric import DATA_ROOT, NotJudged
 
 # one import a line: the student kit drops each module that its public checks do not use
 from . import diagnose
@@ -30,7 +32,6 @@ from . import functions
 from . import objects
 from . import rules
 from . import scenarios
-from . import selftests
 from .classes import gather as gather_classes
 from .helptext import FLAGS, SILENT_PYTTSX3, judge_help, limits, run_help
 
@@ -99,8 +100,11 @@ class Runs:
 # ----------------------------------------------------------------------------- the jobs
 # Each returns the (name, job) pairs of its group when a selected check wants it.
 def tests_jobs(runs: Runs, wanted: set[str]) -> list:
-    """The student's tests (first: they take longest)."""
-    return [("tests", lambda: selftests.run_student_tests(runs.submission, runs.budget))] \
+    """The student's tests on their project, the reference and its broken copies (first:
+    they take longest)."""
+    plan = studenttests.Plan.load(Path(__file__).with_name("student_tests.toml"),
+                                  DATA_ROOT / "reference" / "poker_dice")
+    return [("tests", lambda: studenttests.run(runs.submission.files, plan, runs.budget))] \
         * ("tests" in wanted)
 
 
@@ -211,7 +215,7 @@ def tell_loading(result, notes, evidence: functions.Evidence) -> None:
     said, stubbed = loaded.what_happened(), loaded.stubbed_modules
     if said:
         advice = "\nCode at the top level runs when the file is imported: ask questions " \
-                 f"only inside functions, and {diagnose.MAIN_GUARD}" if loaded.asked else ""
+                 f"only inside functions, and {MAIN_GUARD}" if loaded.asked else ""
         result.note("When the grader imported project.py to call its functions:\n"
                     + "\n".join(f"- {sentence}" for sentence in said) + advice
                     + "\nThe functions were still called; a function that needs what was "
@@ -423,70 +427,7 @@ def check_magic8_award(result, runs):
 @pytest.mark.item("student-tests")
 def check_student_tests(result, runs, notes, attach):
     """test_project.py passes on the student's code, then catches broken reference copies."""
-    evidence = runs["tests"]
-    if evidence is None:
-        result.not_judged("The student's tests were not run: the grading time for this "
-                          "submission was used up.")
-    if evidence.transcript:
-        attach("transcripts/student-tests.txt", "pytest on your tests in folders 'own' (your "
-               "project), 'reference' (a correct project) and one per broken copy of it.\n"
-               + evidence.transcript)
-    for name in evidence.broken_mutations:
-        notes(f"student-tests: the kit's mutation {name} no longer applies to the reference "
-              "(a kit problem; it was left out)", True)
-    if evidence.missing:
-        result.fail("There is no test_project.py, so this item gets no marks.")
-    own = evidence.results.get(selftests.OWN)
-    if own is None:
-        result.fail(f"Your tests could not be run. {evidence.problem or ''}".strip(),
-                    evidence=evidence.transcript[-3000:] or None)
-    require_own_pass(result, own)
-    control = evidence.results.get(selftests.CONTROL)
-    folders = [m for m in selftests.MUTATIONS if m.name not in evidence.broken_mutations]
-    caught = [m for m in folders if m.name in evidence.results and
-              selftests.caught(control, evidence.results[m.name])]
-    if any(m.name not in evidence.results for m in folders):
-        result.note("Some broken projects could not be tried (the test run stopped or the "
-                    "time ran out); they count as not caught.")
-    explain_control(result, control)
-    missed = [m for m in folders if m not in caught]
-    fraction = round(len(caught) / len(folders), 2) if folders else 0.0
-    if missed:
-        bugs = "\n".join(f"- {m.bug}" for m in missed)
-        result.partial(fraction, f"Your tests caught {len(caught)} of the {len(folders)} "
-                                 f"broken projects, so this item gets {fraction:g} of its "
-                                 f"marks. None of your tests failed on these bugs:\n{bugs}")
-    else:
-        result.note(f"Your tests caught all {len(folders)} broken projects.")
-
-
-def require_own_pass(result, own: selftests.FolderResult) -> None:
-    """Full stop unless the tests pass on the student's own code, with three test functions."""
-    functions_found = selftests.test_functions(own)
-    if own.code != 0 or not own.tests:
-        failing = sorted(own.failed)
-        text = "\n\n".join(own.failures.get(test, "") for test in failing[:2]) or \
-            "\n".join(own.errors) or None
-        result.fail("Your tests must pass on your own code first (otherwise this item gets "
-                    "0). " + (f"These failed: {', '.join(failing)}." if failing else
-                              "pytest did not run any test (see below)."),
-                    actual=text)
-    if len(functions_found) < 3:
-        result.fail(f"test_project.py must have at least three test functions; pytest found "
-                    f"{len(functions_found)}: {', '.join(sorted(functions_found)) or 'none'}.")
-
-
-def explain_control(result, control: selftests.FolderResult | None) -> None:
-    """A note about tests that fail on the correct reference project (they cannot count)."""
-    if control is None:
-        return
-    if control.errors and not control.tests:
-        result.note("Your tests could not even be collected with a correct project: "
-                    f"{control.errors[0][-600:]}\nImport only the required names (handout: "
-                    "'Testing your code').")
-    elif control.failed:
-        result.note("These tests fail on a correct project too, so they cannot count as "
-                    f"catching a bug: {', '.join(sorted(control.failed))}.")
+    studenttests.judge(result, runs["tests"], notes, attach)
 
 
 @pytest.mark.item("readability")

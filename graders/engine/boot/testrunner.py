@@ -1,4 +1,4 @@
-"""Runs a student's test_project.py in several folders in ONE pytest session.
+"""Runs a student's test file in several folders in ONE pytest session (``studenttests.py``).
 
 Copied into the run folder as ``kit_run_tests.py`` and run by the student's Python (standard
 library and pytest only). Each folder holds the student's test file and one version of the
@@ -8,11 +8,11 @@ the other folders are taken out of ``sys.modules`` and the folder is put first o
 every test sees its own folder's project, as if pytest had been run there alone; collecting,
 configuring and importing pytest happen once instead of once per folder.
 
-Usage: kit_run_tests.py RESULTS CPU_SECONDS BYTECODE FOLDER...  BYTECODE is a folder of the
-lent pytest's bytecode for this Python (``-``: none; see ``pythons.lent_bytecode``). One
-JSON line per folder is appended to
-RESULTS as soon as its last test has run: folder, code (0 all passed, 1 a test failed, 2 the
-file could not be collected, 5 no tests), outcome per test, failure texts, collection errors.
+Usage: kit_run_tests.py RESULTS CPU_SECONDS BYTECODE TEST_FILE FOLDER...  BYTECODE is a folder
+of the lent pytest's bytecode for this Python (``-``: none; see ``pythons.lent_bytecode``).
+One JSON line per folder is appended to RESULTS as soon as its last test has run: folder, code
+(0 all passed, 1 a test failed, 2 the file could not be collected, 5 no tests), outcome per
+test, failure texts, collection errors.
 """
 import json
 import os
@@ -20,7 +20,8 @@ import signal
 import sys
 import types
 
-RESULTS, SECONDS, BYTECODE, FOLDERS = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+RESULTS, SECONDS, BYTECODE, TEST_FILE = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+FOLDERS = sys.argv[5:]
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 if BYTECODE != "-":
     # read-only here: pytest's modules come compiled, the student's are compiled as usual
@@ -190,7 +191,7 @@ if __name__ == "__main__":
                               "--continue-on-collection-errors",
                               "-c", os.path.join(BASE, "kit-pytest.ini"), "--rootdir", BASE,
                               "--confcutdir", BASE]
-                    + [os.path.join(folder, "test_project.py") for folder in FOLDERS],
+                    + [os.path.join(folder, TEST_FILE) for folder in FOLDERS],
                     plugins=[folders])
     finally:
         os.chdir(BASE)
