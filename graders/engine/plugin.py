@@ -21,8 +21,12 @@ kept in each test item's ``stash``; at the end the plugin combines checks into i
 """
 from __future__ import annotations
 
+import math
 import os
+import pickle
 import signal
+import subprocess
+import sys
 import threading
 import time
 import traceback
@@ -323,13 +327,35 @@ class KitPlugin:
 
 
 def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
-        public_only: bool = False, quiet: bool = True) -> list[SubmissionReport]:
+        public_only: bool = False, quiet: bool = True,
+        workers: int | None = None) -> list[SubmissionReport]:
     """Run a grader module over submissions with pytest; returns one report each (a
-    submission that was refused or has no main file gets 0 on every item, saying why)."""
+    submission that was refused or has no main file gets 0 on every item, saying why).
+
+    ``workers`` > 1 grades the submissions in that many worker processes at once, a few at a
+    time each (one pytest run per handful; the reports come back pickled, in the order of
+    ``submissions``). Each submission still runs alone in its process, so its budget counts
+    only its own runs. None takes ``GRADER_RUN_WORKERS`` from the environment (default 1).
+    """
     gradable = [s for s in submissions if s.found]
     if not gradable:
         return [unusable_report(rubric, s.student, s.missing_why, s.notes, s.problems)
                 for s in submissions]
+    if workers is None:
+        workers = int(os.environ.get("GRADER_RUN_WORKERS") or 1)
+    if workers > 1 and len(gradable) > 1:
+        reports = _run_in_workers(rubric, gradable, grader_dir, public_only, workers)
+    else:
+        reports = _run_here(rubric, gradable, grader_dir, public_only, quiet)
+    graded = {report.student: report for report in reports}
+    return [graded.get(s.student) if s.found else
+            unusable_report(rubric, s.student, s.missing_why, s.notes, s.problems)
+            for s in submissions]
+
+
+def _run_here(rubric: Rubric, gradable: list[Submission], grader_dir: Path,
+              public_only: bool, quiet: bool) -> list[SubmissionReport]:
+    """One pytest run of the grader in this process over submissions that have a main file."""
     plugin = KitPlugin(rubric, gradable, public_only)
     ini = Path(__file__).with_name("grader.ini")
     args = [str(grader_dir), "-c", str(ini), "--rootdir", str(grader_dir),
@@ -342,7 +368,86 @@ def run(rubric: Rubric, submissions: list[Submission], grader_dir: Path, *,
     if status not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"pytest could not run the grader in {grader_dir} "
                            f"(exit status {int(status)})")
-    graded = {report.student: report for report in plugin.reports()}
-    return [graded.get(s.student) if s.found else
-            unusable_report(rubric, s.student, s.missing_why, s.notes, s.problems)
-            for s in submissions]
+    return plugin.reports()
+
+
+def _run_in_workers(rubric: Rubric, gradable: list[Submission], grader_dir: Path,
+                    public_only: bool, workers: int) -> list[SubmissionReport]:
+    """Grade handfuls of submissions in ``workers`` worker processes, each taking the next
+    handful when it is free (about four handfuls per worker, so that a slow submission does
+    not leave the others idle at the end)."""
+    size = max(1, math.ceil(len(gradable) / (4 * workers)))
+    handfuls = [gradable[start:start + size] for start in range(0, len(gradable), size)]
+    waiting = list(range(len(handfuls)))
+    graded: dict[int, list[SubmissionReport]] = {}
+    lock = threading.Lock()
+
+    def work() -> None:
+        with _Worker() as worker:
+            while True:
+                with lock:
+                    if not waiting:
+                        return
+                    index = waiting.pop(0)
+                graded[index] = worker.grade(rubric, handfuls[index], grader_dir, public_only)
+
+    with ThreadPoolExecutor(max_workers=min(workers, len(handfuls))) as pool:
+        for running in [pool.submit(work) for _ in range(min(workers, len(handfuls)))]:
+            running.result()
+    return [report for index in range(len(handfuls)) for report in graded[index]]
+
+
+class _Worker:
+    """A grading process of our own (``serve`` below): handfuls of submissions go in as
+    pickles on its stdin, their reports come back as pickles on its stdout."""
+
+    def __enter__(self) -> "_Worker":
+        package_root = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root,
+                                                          env.get("PYTHONPATH")]))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", "from graders.engine.plugin import serve; serve()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        return self
+
+    def grade(self, rubric: Rubric, handful: list[Submission], grader_dir: Path,
+              public_only: bool) -> list[SubmissionReport]:
+        try:
+            pickle.dump((rubric, handful, grader_dir, public_only), self.process.stdin)
+            self.process.stdin.flush()
+            kind, answer = pickle.load(self.process.stdout)
+        except (OSError, EOFError, pickle.UnpicklingError) as exc:
+            raise RuntimeError(f"a grading worker ended unexpectedly ({exc!r})") from None
+        if kind == "error":
+            raise RuntimeError(answer)
+        return answer
+
+    def __exit__(self, *exc_info) -> None:
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def serve() -> None:
+    """A grading worker's loop: (rubric, submissions, grader_dir, public_only) in, the
+    reports (or ("error", why)) out, until stdin ends. What the grader prints goes to
+    stderr, so that it cannot mix with the answers."""
+    requests = os.fdopen(os.dup(0), "rb")
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.dup2(2, 1)
+    while True:
+        try:
+            rubric, handful, grader_dir, public_only = pickle.load(requests)
+        except EOFError:
+            return
+        try:
+            answer = ("ok", _run_here(rubric, handful, grader_dir, public_only, True))
+        except Exception as exc:        # the parent raises it as a RuntimeError
+            answer = ("error", f"{type(exc).__name__}: {exc}")
+        pickle.dump(answer, answers)
+        answers.flush()
