@@ -29,7 +29,6 @@ from graders.engine.rubric import DATA_ROOT, NotJudged
 # one import a line: the student kit drops each module that its public checks do not use
 from . import diagnose
 from . import functions
-from . import objects
 from . import rules
 from . import scenarios
 from .classes import gather as gather_classes
@@ -320,21 +319,21 @@ def require_module(result, runs: Runs, submission, module: str, first_item: bool
 def check_Die(result, runs, submission):
     """Die: faces and rows, ValueErrors, read-only value, setDieValue, rollDie, genRows, draw."""
     require_module(result, runs, submission, "dice", first_item=True)
-    score(result, objects.die_requirements(runs["classes"]))
+    score(result, runs["classes"].requirements("Die"))
 
 
 @pytest.mark.item("Dice")
 def check_Dice(result, runs, submission):
     """Dice: empty, five dice at most, rolls, 0-based positions, replaceDie, drawDice."""
     require_module(result, runs, submission, "dice", first_item=False)
-    score(result, objects.dice_requirements(runs["classes"]))
+    score(result, runs["classes"].requirements("Dice"))
 
 
 @pytest.mark.item("Magic8")
 def check_Magic8(result, runs, submission):
     """Magic8: ANSWERS, getAnswer, speakAnswer with and without pyttsx3."""
     require_module(result, runs, submission, "magic8ball", first_item=True)
-    score(result, objects.magic_requirements(runs["classes"]))
+    score(result, runs["classes"].requirements("Magic8"))
 
 
 # ----------------------------------------------------------------------------- runs
