@@ -26,19 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .diagnose import tidy
 from .draws import ScriptedDice
 from .requirements import Requirement
 from .session import Session
 from .submissions import read_regular_file
 from .transcript import Transcript
 
-RUN_FOLDER = re.compile(r"(?:/[^\s()'\"]+)?/kit-[^/\s]+/")     # harness.run_folder's folders
 HEADER = "«...» is what the grader typed; [dice: ...] are the dice it loaded."
-
-
-def tidy(text: str) -> str:
-    """The text without the grader's run folders: '(/tmp/kit-run-x1/dice.py)' -> '(dice.py)'."""
-    return RUN_FOLDER.sub("", text or "")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 
 from graders.engine.harness import run_folder
 from graders.engine.requirements import Requirement
-from graders.engine.scripted import Played, Stop, play, tidy
+from graders.engine.scripted import Played, Stop, play
 
 from . import diagnose
 from .rules import PAYOUTS
@@ -54,7 +54,7 @@ def missing_topics(text: str) -> list[str]:
 def judge_help(flag: str, played: Played) -> list[Requirement]:
     """No question, exit status 0, and the instructions."""
     transcript, title = played.transcript, f"python project.py {flag}"
-    evidence, problem = tidy(transcript.render(max_lines=60)), None
+    evidence, problem = diagnose.tidy(transcript.render(max_lines=60)), None
     if transcript.gave_up is not None:
         problem = f"`{title}` must print the instructions and stop without asking anything, " \
                   "but the program asked a question (it started a game?)."
@@ -66,7 +66,8 @@ def judge_help(flag: str, played: Played) -> list[Requirement]:
                                    f"the instructions. {diagnose.run_problem(transcript.outcome)}",
                             evidence=evidence)] + [Requirement(False)] * 2
     elif not played.ended_normally:
-        problem = f"`{title}` must stop with exit status 0. {tidy(transcript.ended_how)}"
+        problem = f"`{title}` must stop with exit status 0. " \
+                  f"{diagnose.tidy(transcript.ended_how)}"
     missing = missing_topics(transcript.text)
     return [Requirement(problem is None, problem or "", evidence=evidence),
             Requirement(problem is None),
