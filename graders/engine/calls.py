@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .diagnose import MAIN_GUARD
 from .draws import DrawPolicy
 from .harness import Child, Limits
 from .requirements import Requirement, shown
@@ -75,6 +76,13 @@ class Kit:
 
     def __str__(self) -> str:
         return f"{self.function.__name__}({', '.join(map(repr, self.args))})"
+
+
+@dataclass(frozen=True)
+class Raises:
+    """What a case expects when the call must raise: ``Case("f('x')", Raises("ValueError"))``."""
+
+    error: str                    # the exception's class name
 
 
 @dataclass
@@ -129,15 +137,20 @@ class Case:
         return call_problem(self.outcome, str(self.call), self.timeout or 1.0)
 
     def requirement(self, compare: Callable[[Any, Any], bool] | None = None) -> Requirement:
-        """The case judged: it returned ``expected`` (see ``same``), or what it did instead."""
-        problem = self.problem
-        expected = None if self.expected is UNCHECKED else shown(self.expected)
+        """The case judged: it returned ``expected`` (see ``same``) or raised the
+        ``Raises`` expected, or what it did instead."""
+        problem, raises = self.problem, isinstance(self.expected, Raises)
+        expected = None if self.expected is UNCHECKED else \
+            f"raise {self.expected.error}" if raises else shown(self.expected)
+        if raises and self.outcome.get("error") == self.expected.error:
+            return Requirement(True, str(self.call), expected, problem, self.why, self.size)
         if problem:
             actual = problem.removeprefix(str(self.call)).strip()
             if self.outcome.get("traceback"):
                 actual += "\n\n" + self.outcome["traceback"]
             return Requirement(False, str(self.call), expected, actual, self.why, self.size)
-        ok = self.expected is UNCHECKED or (compare or same)(self.value, self.expected)
+        ok = self.expected is UNCHECKED or not raises and \
+            (compare or same)(self.value, self.expected)
         return Requirement(ok, str(self.call), expected, "returned " + shown(self.value),
                            self.why, self.size)
 
@@ -571,6 +584,19 @@ class LoadReport:
         text = given or (self.source_lines[line - 1].strip()
                          if 0 < line <= len(self.source_lines) else "")
         return f"line {line} ({text[:60]})" if text else f"line {line}"
+
+    def import_note(self, file: str) -> str | None:
+        """The note for the first item that calls the file's functions: what importing it did
+        (None when every top-level statement ran quietly)."""
+        said = self.what_happened()
+        if not said:
+            return None
+        advice = "\nCode at the top level runs when the file is imported: ask questions " \
+                 f"only inside functions, and {MAIN_GUARD}" if self.asked else ""
+        return (f"When the grader imported {file} to call its functions:\n"
+                + "\n".join(f"- {sentence}" for sentence in said) + advice
+                + "\nThe functions were still called; a function that needs what was "
+                  "skipped fails its own items.")
 
     def what_happened(self) -> list[str]:
         """One sentence per top-level statement that asked, failed or hung."""

@@ -117,17 +117,19 @@ def score(result, requirements: list[Requirement], noun: str = "things checked",
 
 def require(result, import_error: str | None, available: dict, names, *, explain_here: bool,
             explained_under: str, kind: str = "function", where: str = "",
-            what: str = "functions") -> None:
+            what: str = "functions", file: str = "your file", submitted=()) -> None:
     """Stop a check at once when the file cannot be imported or lacks what it tests. The
     import error is explained in full once (the check with ``explain_here``, in the words of
     ``diagnose``); the others point to the item ``explained_under``. ``where`` names the
     handout's section; ``kind`` and ``what`` name what is missing ('function') and what could
-    not be called."""
+    not be called; ``file`` the file, and ``submitted`` the files a submission should have
+    (a module among them that is missing is a file not handed in)."""
     if import_error:
-        fail_import(result, import_error, lost=f"none of its {what} could be called",
-                    here=explain_here, see=explained_under)
+        fail_import(result, import_error, file, f"none of its {what} could be called",
+                    explain_here, explained_under, submitted)
     missing = [name for name in names if not available.get(name)]
     if missing:
         where = f" ({where})" if where else ""
-        result.fail(f"Your file has no {kind} named {' or '.join(missing)}. The grader calls "
+        result.fail(f"{file[:1].upper()}{file[1:]} has no {kind} named "
+                    f"{' or '.join(missing)}. The grader calls "
                     f"it by exactly this name{where}, so it could not be tested.")

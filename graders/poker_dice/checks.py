@@ -19,11 +19,10 @@ from types import SimpleNamespace
 import pytest
 
 from graders.engine import scripted, studenttests
-from graders.engine.calls import LoadReport
-from graders.engine.diagnose import MAIN_GUARD
+from graders.engine.calls import LoadReport, swap_note
 from graders.engine.harness import run_folder
 from graders.engine.readability import check_readability as measure_readability
-from graders.engine.requirements import Requirement, score
+from graders.engine.requirements import Requirement, require, score
 from graders.engine.rubric import DATA_ROOT, NotJudged
 
 # one import a line: the student kit drops each module that its public checks do not use
@@ -47,12 +46,13 @@ RUN_WORKERS = 4           # runs side by side: most of them wait for the program
 class Runs:
     """The results of every run of one submission, by name."""
 
-    def __init__(self, submission, budget):
+    def __init__(self, submission, budget, expected_files=()):
         # only the Python files go into run folders (never a BestScore.txt the student sent)
         self.submission = SimpleNamespace(files={name: path for name, path in
                                                  submission.files.items()
                                                  if name.endswith(".py")})
         self.budget = budget
+        self.expected_files = expected_files       # the rubric's: a missing one is named
         self.payouts: Future = Future()
         self.hung_at_start: str | None = None   # how a game run hung before its first prompt
         self.results: dict[str, object] = {}
@@ -183,44 +183,34 @@ def started(runs: Runs, name: str, game):
 
 
 @pytest.fixture(scope="session")
-def runs(submission, budget, request):
+def runs(submission, budget, rubric, request):
     """Every run the selected checks need (see the module docstring)."""
     wanted = set()
     for item in request.session.items:
         marker = item.get_closest_marker("item")
         wanted |= GROUPS.get(marker.args[0], set()) if marker else set()
-    return Runs(submission, budget).run(wanted)
+    return Runs(submission, budget, rubric.files).run(wanted)
 
 
 # ----------------------------------------------------------------------------- functions
 def evidence_for(result, runs: Runs, function: str) -> functions.Evidence:
-    """The function evidence; fail at once if the file cannot be imported or lacks it."""
+    """The function evidence; fail at once if project.py cannot be imported or lacks it."""
     evidence = runs["functions"]
-    if evidence.import_error:
-        diagnose.fail_import(result, evidence.import_error, "project.py", "none of its "
-                             "functions could be called", function == "calculateScore",
-                             "calculateScore")
-    if not evidence.available.get(function):
-        result.fail(f"project.py has no function named {function}. The grader calls it by "
-                    "exactly this name (handout: 'Required functions and classes').")
+    require(result, evidence.import_error, evidence.available, [function],
+            explain_here=function == "calculateScore", explained_under="calculateScore",
+            where="handout: 'Required functions and classes'", file="project.py",
+            submitted=runs.expected_files)
     return evidence
 
 
 def tell_loading(result, notes, evidence: functions.Evidence) -> None:
-    """Once, under calculateScore: top-level statements of project.py that failed or asked
-    questions when it was imported, and modules replaced by stand-ins (a TA looks at those:
-    a stand-in may change what a function does)."""
+    """Once, under calculateScore: what importing project.py did, and modules replaced by
+    stand-ins (a TA looks at those: a stand-in may change what a function does)."""
     loaded = LoadReport.from_report(evidence.load)
-    said, stubbed = loaded.what_happened(), loaded.stubbed_modules
-    if said:
-        advice = "\nCode at the top level runs when the file is imported: ask questions " \
-                 f"only inside functions, and {MAIN_GUARD}" if loaded.asked else ""
-        result.note("When the grader imported project.py to call its functions:\n"
-                    + "\n".join(f"- {sentence}" for sentence in said) + advice
-                    + "\nThe functions were still called; a function that needs what was "
-                      "skipped fails its own items.")
-    if stubbed:
-        names = ", ".join(stubbed)
+    if said := loaded.import_note("project.py"):
+        result.note(said)
+    if loaded.stubbed_modules:
+        names = ", ".join(loaded.stubbed_modules)
         result.note(f"Your files import {names}, which the grader does not have: a stand-in "
                     "that does nothing took its place while your functions were called. The "
                     "games are played without it.")
@@ -228,30 +218,16 @@ def tell_loading(result, notes, evidence: functions.Evidence) -> None:
               "graded with a stand-in", True)
 
 
-def grade_predicate(result, runs: Runs, function: str) -> None:
-    """A predicate on all 7776 rolls."""
-    evidence_for(result, runs, function).sweeps[function].score(result, noun="rolls")
-
-
 @pytest.mark.item("calculateScore")
 def check_calculateScore(result, runs, notes):
     """calculateScore on all 7776 rolls as lists and as Dice objects built with dice.py."""
     evidence = evidence_for(result, runs, "calculateScore")
-    own = functions.own_score(evidence)
-    kit = functions.combined(evidence.sweeps.get("calculateScore/kit"),
-                             evidence.sweeps.get("calculateScore/dice/kit"))
+    own, kit = functions.score_sweeps(evidence), functions.score_sweeps(evidence, kit=True)
     use_kit = kit is not None and kit.fraction > own.fraction
     tell_loading(result, notes, evidence)
-    if use_kit:
-        result.note("calculateScore was judged with the kit's correct predicates (is2Pair ... "
-                    "is5ofAKind) in place of yours, however your code reaches them (by name or "
-                    f"through a table): with your own it earned {own.fraction:g} of the item, "
-                    f"with the kit's {kit.fraction:g}. Mistakes in the predicates are marked "
-                    "in their own items, not charged twice.")
-    elif kit is not None:
-        result.note("calculateScore was judged with your own predicates. The kit's correct "
-                    "predicates put in place of yours did not do better, so the mistakes are "
-                    "in calculateScore itself.")
+    if kit is not None:
+        result.note(swap_note("calculateScore", "predicates (is2Pair ... is5ofAKind)",
+                              own.fraction, kit.fraction, use_kit))
     if evidence.skipped:
         why = next(iter(evidence.skipped.values()))
         result.note(f"Some rolls were not tried as Dice objects, because your Dice/Die classes "
@@ -260,40 +236,20 @@ def check_calculateScore(result, runs, notes):
     (kit if use_kit else own).score(result, noun="calls (every roll as a list and as a Dice)")
 
 
-@pytest.mark.item("is2Pair")
-def check_is2Pair(result, runs):
-    """is2Pair on all 7776 rolls."""
-    grade_predicate(result, runs, "is2Pair")
+def predicate_check(function: str):
+    """The check of one predicate on all 7776 rolls (the student kit cuts these by name)."""
+    @pytest.mark.item(function)
+    def check(result, runs):
+        evidence_for(result, runs, function).sweeps[function].score(result, noun="rolls")
+    return check
 
 
-@pytest.mark.item("is3ofAKind")
-def check_is3ofAKind(result, runs):
-    """is3ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is3ofAKind")
-
-
-@pytest.mark.item("isFullHouse")
-def check_isFullHouse(result, runs):
-    """isFullHouse on all 7776 rolls."""
-    grade_predicate(result, runs, "isFullHouse")
-
-
-@pytest.mark.item("isStraight")
-def check_isStraight(result, runs):
-    """isStraight on all 7776 rolls."""
-    grade_predicate(result, runs, "isStraight")
-
-
-@pytest.mark.item("is4ofAKind")
-def check_is4ofAKind(result, runs):
-    """is4ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is4ofAKind")
-
-
-@pytest.mark.item("is5ofAKind")
-def check_is5ofAKind(result, runs):
-    """is5ofAKind on all 7776 rolls."""
-    grade_predicate(result, runs, "is5ofAKind")
+check_is2Pair = predicate_check("is2Pair")
+check_is3ofAKind = predicate_check("is3ofAKind")
+check_isFullHouse = predicate_check("isFullHouse")
+check_isStraight = predicate_check("isStraight")
+check_is4ofAKind = predicate_check("is4ofAKind")
+check_is5ofAKind = predicate_check("is5ofAKind")
 
 
 @pytest.mark.item("isvalidDice")

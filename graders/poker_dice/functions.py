@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from graders.engine.calls import Case, FunctionCalls, swap_all
+from graders.engine.calls import Case, FunctionCalls, Raises, swap_all
 from graders.engine.exhaustive import Failure, Sweep, exhaustive
 from graders.engine.harness import Limits, run_folder
 from graders.engine.requirements import Requirement, shown
@@ -62,7 +62,6 @@ class Evidence:
     sweeps: dict[str, Sweep] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)     # Dice hands not built: why
     valid: list[Requirement] = field(default_factory=list)
-    payouts: dict[tuple, tuple] = field(default_factory=dict)
     load: dict = field(default_factory=dict)     # FunctionCalls.load: how project.py loaded
 
 
@@ -77,8 +76,7 @@ def gather(submission, budget, published=None) -> Evidence:
         available = calls.defined(REQUIRED)
         if available is None:
             published({})
-            error = calls.import_error or "the import failed"
-            return Evidence(import_error=error.replace(str(folder) + "/", ""))
+            return Evidence(import_error=calls.import_error or "the import failed")
         evidence = Evidence(available=available, load=dict(calls.load or {}))
         for step in STEPS:
             step(calls, evidence, published)
@@ -106,15 +104,18 @@ def sweep_calculateScore(calls: FunctionCalls, evidence: Evidence, published) ->
 
 def sweep_with_kit_predicates(calls: FunctionCalls, evidence: Evidence, published) -> None:
     """calculateScore again with the kit's predicates, when it was not right."""
-    if evidence.available.get("calculateScore") and own_score(evidence).fraction < 1:
+    if evidence.available.get("calculateScore") and score_sweeps(evidence).fraction < 1:
         for name in list(SCORE_SWEEPS)[2:]:
             evidence.sweeps[name] = sweep(calls, name, evidence)
 
 
 def call_isvalidDice(calls: FunctionCalls, evidence: Evidence, published) -> None:
-    """isvalidDice on its cases."""
+    """isvalidDice on valid answers, bad numbers, empty answers and words."""
     if evidence.available.get("isvalidDice"):
-        evidence.valid = valid_requirements(calls)
+        evidence.valid = calls.check([
+            Case(f"isvalidDice({text!r})", Raises("ValueError") if expected is ValueError
+                 else expected, valid_reason(text, expected), timeout=CALL_CPU)
+            for text, expected in VALID_CASES])
 
 
 STEPS = [publish_payouts, sweep_predicates, sweep_calculateScore, sweep_with_kit_predicates,
@@ -193,35 +194,16 @@ def judged(function: str, roll: list[int], entry: dict, expected, dice: bool) ->
     return Failure(roll, call, got, repr(expected), why, traceback=entry.get("traceback"))
 
 
-def combined(lists: Sweep | None, dice: Sweep | None) -> Sweep | None:
-    """calculateScore over lists and Dice objects together."""
+def score_sweeps(evidence: Evidence, kit: bool = False) -> Sweep | None:
+    """calculateScore over lists and Dice objects together, with the student's own
+    predicates or (``kit``) the kit's; None when that sweep was not made."""
+    lists = evidence.sweeps.get("calculateScore" + "/kit" * kit)
+    dice = evidence.sweeps.get("calculateScore/dice" + "/kit" * kit)
     if lists is None or dice is None or dice.total == 0:
         return lists
     return Sweep(lists.function, lists.total + dice.total, lists.checked + dice.checked,
                  lists.failures + dice.failures, lists.hang or dice.hang,
                  lists.stopped_early or dice.stopped_early, lists.zero or dice.zero)
-
-
-def own_score(evidence: Evidence) -> Sweep:
-    """calculateScore with the student's own predicates."""
-    return combined(evidence.sweeps["calculateScore"], evidence.sweeps["calculateScore/dice"])
-
-
-def valid_requirements(calls: FunctionCalls) -> list[Requirement]:
-    """isvalidDice on valid answers, bad numbers, empty answers and words."""
-    cases = [Case(f"isvalidDice({text!r})", subject=expected, group="isvalidDice",
-                  timeout=CALL_CPU) for text, expected in VALID_CASES]
-    found = []
-    for (text, expected), case in zip(VALID_CASES, calls.run_cases(cases)):
-        outcome = case.outcome
-        if expected is ValueError:
-            ok, must = outcome.get("error") == "ValueError", "raise ValueError"
-        else:
-            ok, must = outcome.get("ok") and case.value is expected, f"return {expected}"
-        got = case.problem.removeprefix(str(case.call)).strip() if case.problem else \
-            f"returned {shown(case.value)}"
-        found.append(Requirement(ok, str(case.call), must, got, valid_reason(text, expected)))
-    return found
 
 
 def valid_reason(text: str, expected) -> str:

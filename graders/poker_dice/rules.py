@@ -28,16 +28,10 @@ RULE_TEXT = {
 }
 
 
-def values_of(dice):
-    """The five face values of a list/tuple of ints or of a Dice-like object."""
-    if hasattr(dice, "diceInSet"):
-        return [die.value for die in dice.diceInSet]
-    return [int(value) for value in dice]
-
-
 def hand_name(dice):
-    """The name of the hand five dice make, e.g. "Full House", or "Nothing"."""
-    values = values_of(dice)
+    """The name of the hand five dice make (any form ``five_faces`` reads), e.g. "Full House",
+    or "Nothing"."""
+    values = five_faces(dice)
     if sorted(values) in STRAIGHTS:
         return "Straight"
     pattern = tuple(sorted(Counter(values).values(), reverse=True))
@@ -124,11 +118,6 @@ class CannotBuild(Exception):
     """The student's Dice and Die classes could not make a hand showing the roll."""
 
 
-def student():
-    """The student's project module, as the grader's child loaded it."""
-    return sys.modules["project"]
-
-
 def as_dice(roll):
     """A Dice object of the student's dice.py showing ``roll`` (CannotBuild if it cannot)."""
     try:
@@ -146,14 +135,14 @@ def as_dice(roll):
 
 def score_dice(roll):
     """calculateScore on the roll as a Dice object."""
-    return student().calculateScore(as_dice(roll))
+    return sys.modules["project"].calculateScore(as_dice(roll))
 
 
 def payout(roll):
     """[value, description] by the student's calculateScore (a Dice, else a list), or None."""
     for make in (as_dice, list):
         try:
-            value = student().calculateScore(make(roll))
+            value = sys.modules["project"].calculateScore(make(roll))
         except Exception:
             continue
         if type(value) is tuple and len(value) == 2 and type(value[0]) in (int, float) \
