@@ -225,11 +225,11 @@ def judge(result, evidence: Evidence | None, notes, attach) -> None:
                           "submission was used up.")
     plan = evidence.plan
     if evidence.transcript:
-        attach("transcripts/student-tests.txt", "pytest on your tests in folders 'own' (your "
+        attach(f"transcripts/{result.item_id}.txt", "pytest on your tests in folders 'own' (your "
                "project), 'reference' (a correct project) and one per broken copy of it.\n"
                + evidence.transcript)
     for name in evidence.broken_mutations:
-        notes(f"student-tests: the kit's mutation {name} no longer applies to the reference "
+        notes(f"{result.item_id}: the kit's mutation {name} no longer applies to the reference "
               "(a kit problem; it was left out)", True)
     if evidence.missing:
         result.fail(f"There is no {plan.test_file}, so this item gets no marks.")
