@@ -73,6 +73,9 @@ def test_the_first_thing_wrong_is_told_with_the_case(probe):
                          "raise an error."
     found, _ = probe(Probe("Counter(1)", raises="ValueError"))
     assert found.case == "Counter(1) returned normally (no error); it must raise ValueError."
+    found, _ = probe(Probe("c.add()", setup="c = Counter(2)", raises="ValueError",
+                           expect={"c.count": 2}))
+    assert found.actual == "returned normally (no error); c.count is then 3"
 
 
 def test_a_setup_that_fails_fails_the_probe_with_its_traceback(probe):

@@ -163,8 +163,11 @@ def judge(probe: Probe, outcome: Outcome, readers: dict[str, Reader] | None = No
         return check(False, problem + ".", actual=outcome.traceback, why=why)
     if outcome.raised != probe.raises:
         must = f"it must raise {probe.raises}" if probe.raises else "it must not raise an error"
+        changed = [f"{text} is then {shown(outcome.looks.get(text))}"
+                   for text, wanted in probe.expect.items()
+                   if not same(outcome.looks.get(text), wanted)]
         return check(False, f"{case} {outcome.did}; {must}.", probe.raises or "no error",
-                     outcome.did, why)
+                     "; ".join([outcome.did] + changed), why)
     calls = [drawn(draw) for draw in outcome.draws]
     if probe.draws is not None and (len(calls) != probe.draws or any(
             call != probe.draw_call for call in calls if probe.draw_call)):
