@@ -1,6 +1,7 @@
 """Shared helpers for the kit's tests."""
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
@@ -14,14 +15,23 @@ from graders.engine.session import Session
 from graders.engine.submissions import from_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# A grading run spends most of its real time waiting: for a student's program to start, to
+# print, to answer. The modules that grade many submissions at once (one plugin.run call per
+# module, whether through grade() below or directly) therefore grade them in this many worker
+# processes at a time (plugin.run's `workers`), so that the cores stay busy while one
+# submission waits; verdicts do not change, each submission still runs alone in its process
+# with its own CPU budget. A plugin.run call with one submission stays in-process.
+GRADING_WORKERS = 3
+os.environ.setdefault("GRADER_RUN_WORKERS", str(GRADING_WORKERS))
 # `make test` runs the modules on several workers, each module on one worker (xdist's
 # --dist loadscope, so a module's grading fixtures run once). Started longest first, no worker
 # is left with a long module after the others have finished. A module not named here comes
 # after these, in the usual order.
 LONGEST_FIRST = ["test_pocoloco.py", "test_poker_dice.py", "test_sandbox.py",
-                 "test_ta_week.py", "test_yahtzee.py", "test_three_card_poker.py",
-                 "test_inputs.py", "test_cli.py", "test_load.py", "test_hilo.py",
-                 "test_platforms.py", "test_html.py", "test_reports.py", "test_calls.py"]
+                 "test_yahtzee.py", "test_ta_week.py", "test_platforms.py",
+                 "test_student_kit.py", "test_load.py", "test_inputs.py", "test_calls.py",
+                 "test_three_card_poker.py", "test_cli.py", "test_hilo.py", "test_layer.py",
+                 "test_html.py", "test_reports.py", "test_run_workers.py", "test_harness.py"]
 
 
 def pytest_collection_modifyitems(config, items):
