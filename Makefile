@@ -22,8 +22,9 @@ grade: $(STAMP)
 	$(BIN)/python -m graders grade-all $(ASSIGNMENT) $(SUBMISSIONS) --out $(REPORTS)
 
 ## The kit's own test suite, on every core: each test module stays on one worker (--dist
-## loadscope), so a module's grading fixtures run once; the heaviest modules start first
-## (tests/conftest.py). The 20 slowest steps are listed at the end.
+## loadscope), so a module's grading fixtures run once; the heaviest modules start first, and
+## a module grading many submissions grades them in worker processes of its own
+## (GRADER_RUN_WORKERS, tests/conftest.py). The 20 slowest steps are listed at the end.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder --durations=20
 
