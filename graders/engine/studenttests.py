@@ -30,7 +30,7 @@ from .submissions import read_regular_file
 OWN, CONTROL = "own", "reference"
 PER_TEST_SECONDS = 2          # CPU seconds one test may take
 RUNNER = Path(__file__).with_name("boot") / "testrunner.py"
-LENT = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging")
+LENT = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
 
 
 @dataclass(frozen=True)

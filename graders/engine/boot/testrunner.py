@@ -19,13 +19,46 @@ import os
 import signal
 import sys
 import types
+from importlib.machinery import PathFinder, SourceFileLoader
 
 RESULTS, SECONDS, BYTECODE, TEST_FILE = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 FOLDERS = sys.argv[5:]
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+# kitboot watches a program for its main() with a profile hook, called on every function
+# call until main() runs; this file has no main(), so the hook would slow every test for
+# nothing (it costs more than the tests themselves)
+sys.setprofile(None)
+
+
+class LentLoader(SourceFileLoader):
+    """Reads a lent module's bytecode from BYTECODE (read-only here)."""
+
+    def get_code(self, fullname):
+        # the prefix is set only while this one module's code is read: were it set for the
+        # whole run, the standard library modules pytest imports would all be compiled from
+        # source (their bytecode is beside them, not in BYTECODE), which costs more than pytest
+        sys.pycache_prefix = BYTECODE
+        try:
+            return super().get_code(fullname)
+        finally:
+            sys.pycache_prefix = None
+
+
+class LentFinder:
+    """Finds modules as Python does; a module whose folder BYTECODE mirrors (a lent package:
+    pytest and what it needs) gets the LentLoader."""
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        spec = PathFinder.find_spec(name, path, target)
+        if spec is not None and type(spec.loader) is SourceFileLoader and \
+                os.path.isdir(BYTECODE + os.path.dirname(os.path.abspath(spec.origin))):
+            spec.loader = LentLoader(spec.loader.name, spec.loader.path)
+        return spec
+
+
 if BYTECODE != "-":
-    # read-only here: pytest's modules come compiled, the student's are compiled as usual
-    sys.pycache_prefix = BYTECODE
+    sys.meta_path.insert(sys.meta_path.index(PathFinder), LentFinder)
 import pytest  # noqa: E402
 BASE = os.getcwd()
 OWN = "own"                   # the student's own project: failures told in full
@@ -187,7 +220,10 @@ if __name__ == "__main__":
         unused = [arg for plugin in ("cacheprovider", "doctest", "junitxml", "pastebin",
                                      "stepwise", "setuponly", "setupplan")
                   for arg in ("-p", "no:" + plugin)]
-        pytest.main(unused + ["-q", "--capture=sys", "--tb=short", "--import-mode=importlib",
+        # no colour: the transcript drops colour codes anyway, and colouring the failures
+        # would import pygments and compile its lexers (a third of the run)
+        pytest.main(unused + ["-q", "--color=no", "--capture=sys", "--tb=short",
+                              "--import-mode=importlib",
                               "--continue-on-collection-errors",
                               "-c", os.path.join(BASE, "kit-pytest.ini"), "--rootdir", BASE,
                               "--confcutdir", BASE]
