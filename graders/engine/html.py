@@ -11,6 +11,7 @@ is shown as text, never as markup.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -276,7 +277,10 @@ def _transcripts(folder: Path, markdown: str) -> list[Transcript]:
     return found
 
 
+@functools.lru_cache(maxsize=1)
 def _environment() -> jinja2.Environment:
+    """One environment per process, so that each template is compiled once, not once per
+    page (jinja2 keeps compiled templates in its environment)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True)
