@@ -36,8 +36,8 @@ from pathlib import Path
 
 import pytest
 
-from . import harness
-from .rubric import CheckResult, Fail, NotJudged, Rubric, score_items
+from . import harness, static
+from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import Submission, nothing_to_review
 from .transcript import take_runs
@@ -102,6 +102,19 @@ class Budget:
             return list(pool.map(run, items))
 
 
+def _parse_ahead(submission: Submission, rubric: Rubric) -> None:
+    """The static facts the review rule reads first (``nothing_to_review``: the main file and
+    its twin in the template), found while the checks run instead of after them: each is a
+    run of the student's Python. The rule reads them from ``static.facts``'s cache."""
+    template = DATA_ROOT / "student_template" / rubric.assignment / submission.main_name
+    for path in (submission.main, template):
+        try:
+            if path is not None and path.is_file():
+                static.facts(path)
+        except Exception:       # the rule reads the file again itself, and says what is wrong
+            pass
+
+
 class CheckTimedOut(Exception):
     """A check ran past its time limit (a safety net of the grader, not a verdict)."""
 
@@ -122,6 +135,7 @@ class KitPlugin:
                                                for s in submissions}
         self.run_notes: dict[str, list[str]] = {s.student: list(s.notes) for s in submissions}
         self._budgets: dict[str, Budget] = {}
+        self._parsed_ahead: dict[str, threading.Thread] = {}
         self.attachments: dict[str, dict[str, str]] = {}
         self.grader_problems: list[str] = []     # the grader does not match the rubric
 
@@ -185,6 +199,10 @@ class KitPlugin:
         submission = getattr(item, "callspec", None) and item.callspec.params.get("submission")
         if submission is not None:
             harness.current_owner = submission.student     # runs started now are theirs
+            if submission.student not in self._parsed_ahead:
+                self._parsed_ahead[submission.student] = reader = threading.Thread(
+                    target=_parse_ahead, args=(submission, self.the_rubric), daemon=True)
+                reader.start()
 
     def pytest_sessionfinish(self, session):
         harness.current_owner = None
@@ -307,6 +325,8 @@ class KitPlugin:
         """Review items get no marks when there is no working program to review (a file
         Python cannot run, code that does nothing, runs that showed nothing): an engine
         rule, so no grader's review checks can award them by measuring such a file."""
+        if submission.student in self._parsed_ahead:
+            self._parsed_ahead.pop(submission.student).join()
         found = nothing_to_review(submission, rubric, take_runs(submission.student), verdicts)
         review = [v.item.id for v in verdicts if v.item.review]
         if not found or not review:
