@@ -49,6 +49,9 @@ def _around(name: str, before: str = r"(?<!\w)", after: str = r"(?!\w)",
 
 
 LINES = re.compile(r"[\r\n]+")
+_UNREAD = object()              # a line not read yet (see PocoPolicy._line_cache)
+_NOT_A_HEADING = object()
+_SAME = object()
 
 
 def _base(var: str) -> str:
@@ -139,6 +142,11 @@ class PocoPolicy(DrawPolicy):
         self._heading: str | None = None             # a turn heading since the last die
         self._named_now: str | None = None           # the stack's name for this die
         self._event: dict = {}
+        # caches of readings that change nothing (see _line_cache and named_in_stack)
+        self._lines: dict = {}
+        self._cache_names: tuple = ()
+        self._strike_count = 0                       # grows with every strike
+        self._stack_memo: tuple | None = None
 
     # ------------------------------------------------------------------ names
     @property
@@ -192,7 +200,28 @@ class PocoPolicy(DrawPolicy):
         variable that named the wrong player twice (a set-up loop's leftover in ``main``) is
         not listened to again. Within a frame, a variable seen holding different players
         beats the others; the human's name alone in a computer's turn function says nothing.
+
+        The reading depends only on the stack and on what it remembers (first_seen, varying,
+        strikes, the names). A reading that changed none of that is kept: the same stack
+        read again in the same state (the next die of a roll, mostly) gets the same answer
+        without the work. first_seen and varying only grow, so their sizes tell a changed
+        state from an unchanged one.
         """
+        state = (len(self.first_seen), len(self.varying), self._strike_count, self.human,
+                 tuple(self.computers))
+        memo = self._stack_memo
+        if memo is not None and memo[0] == state and memo[1] == stack:
+            self._named_keys = set(memo[3])
+            return memo[2]
+        name = self._read_stack(stack)
+        after = (len(self.first_seen), len(self.varying), self._strike_count, self.human,
+                 tuple(self.computers))
+        self._stack_memo = (state, stack, name, frozenset(self._named_keys)) \
+            if after == state else None
+        return name
+
+    def _read_stack(self, stack: list[dict]) -> str | None:
+        """named_in_stack's reading itself (see there)."""
         known = set(self.names)
         side = _side_from_functions(stack)
         self._named_keys = set()
@@ -239,6 +268,7 @@ class PocoPolicy(DrawPolicy):
         if named is not None and player is not None and named != player:
             for key in self._named_keys:
                 self.strikes[key] = self.strikes.get(key, 0) + 1
+                self._strike_count += 1
 
     # ------------------------------------------------------------------ what happened
     def _since_last_draw(self) -> tuple[str, list, bool]:
@@ -268,52 +298,91 @@ class PocoPolicy(DrawPolicy):
         player rolling now stopping ("Mo stops with 6 6 6"), False for "Frank rolls again",
         None when the text says nothing about turns. Lines that name nobody say nothing about
         stopping or rolling on: "2) Stop" is a menu option, not a player's choice."""
-        lines = [line for line in LINES.split(text) if line.strip()]
         verdict, who = None, None
-        for line in lines:
-            named = self._named_in(line)
-            mine = len(named) == 1 and named[0] == turn.player or \
-                len(named) == 1 and turn.player is None
-            if TURN_WORD.search(line):
-                if mine and turn.player is not None:
-                    continue        # the current player's heading, printed again
-                verdict = True
-                if len(named) == 1:
-                    who = named[0]
-                elif not named and re.search(r"\byour\b", line, re.I):
-                    who = self.human
-            elif mine and ROLLS_ON.search(line):
-                verdict, who = False, None
-            elif mine and STOPS.search(line):
-                verdict, who = True, None
-            elif turn.player is not None and len(named) == 1 and named[0] != turn.player and \
-                    _around(named[0], r"\W*", r"(\W*$|'s\b|\s+(is\s+)?"
-                            r"(rolls|rolling|plays|playing|goes)\b)").match(line):
-                verdict, who = True, named[0]
+        cache = self._line_cache()
+        for line in LINES.split(text):
+            if not line.strip():
+                continue
+            key = ("evidence", line, turn.player)
+            said = cache.get(key, _UNREAD)
+            if said is _UNREAD:
+                said = cache[key] = self._line_evidence(line, turn.player)
+            if said is not None:
+                verdict = said[0]
+                who = who if said[1] is _SAME else said[1]
         return verdict, who
 
+    def _line_evidence(self, line: str, player: str | None) -> tuple | None:
+        """What one line says while ``player`` rolls (see _text_evidence): (a new turn
+        starts?, who rolls), or None when it says nothing; who is _SAME when the line names
+        nobody (an earlier line's name stands)."""
+        named = self._named_in(line)
+        mine = len(named) == 1 and named[0] == player or len(named) == 1 and player is None
+        if TURN_WORD.search(line):
+            if mine and player is not None:
+                return None         # the current player's heading, printed again
+            if len(named) == 1:
+                return True, named[0]
+            if not named and re.search(r"\byour\b", line, re.I):
+                return True, self.human
+            return True, _SAME
+        if mine and ROLLS_ON.search(line):
+            return False, None
+        if mine and STOPS.search(line):
+            return True, None
+        if player is not None and len(named) == 1 and named[0] != player and \
+                _around(named[0], r"\W*", r"(\W*$|'s\b|\s+(is\s+)?"
+                        r"(rolls|rolling|plays|playing|goes)\b)").match(line):
+            return True, named[0]
+        return None
+
+    def _line_cache(self) -> dict:
+        """Readings of single lines, kept while the players' names stay the same: the lines
+        printed since the last die are read again at each die of a roll and by several
+        readers (only what a line says is kept, so every answer stays the same)."""
+        names = (self.human, *self.computers)
+        if names != self._cache_names or len(self._lines) > 8192:
+            self._lines, self._cache_names = {}, names
+        return self._lines
+
     def _named_in(self, line: str) -> list[str]:
-        """The players the line names (each as a word of its own, in any case)."""
-        return [n for n in self.names if _around(n).search(line)]
+        """The players the line names (each as a word of its own, in any case); callers
+        only read the list (it is kept, see _line_cache)."""
+        cache = self._line_cache()
+        found = cache.get(line)
+        if found is None:
+            found = cache[line] = [n for n in self.names if _around(n).search(line)]
+        return found
 
     def _heading_name(self, text: str) -> str | None:
         """The player named by the last turn heading in the text ("---- Rex's turn ----",
         "Your turn, Quillon"), or None."""
+        cache = self._line_cache()
         for line in reversed([line for line in LINES.split(text) if line.strip()]):
-            named = self._named_in(line)
-            if len(named) == 1 and _around(named[0], r"\W*", r"\W*").fullmatch(line):
-                return named[0]          # a heading that is only a name: ">>> CPU 2", "~ Ada ~"
-            if len(named) == 1 and len(re.findall(r"[A-Za-z]+", line)) <= 8 and \
-                    _around(named[0], r"\s*[=*#~>+|-]{2,}\s*").match(line):
-                return named[0]          # "=== Gus - max 3 roll(s) ==="
-            # a heading is short: "On your turn you roll three dice..." is an instruction
-            if not TURN_WORD.search(line) or len(re.findall(r"[A-Za-z]+", line)) > 10:
-                continue
-            if len(named) == 1:
-                return named[0]
-            if not named and re.search(r"\byour\b", line, re.I):
-                return self.human
-            return None
+            key = ("heading", line)
+            said = cache.get(key, _UNREAD)
+            if said is _UNREAD:
+                said = cache[key] = self._line_heading(line)
+            if said is not _NOT_A_HEADING:
+                return said
+        return None
+
+    def _line_heading(self, line: str):
+        """The player a turn heading names (None: a heading naming nobody known), or
+        _NOT_A_HEADING."""
+        named = self._named_in(line)
+        if len(named) == 1 and _around(named[0], r"\W*", r"\W*").fullmatch(line):
+            return named[0]          # a heading that is only a name: ">>> CPU 2", "~ Ada ~"
+        if len(named) == 1 and len(re.findall(r"[A-Za-z]+", line)) <= 8 and \
+                _around(named[0], r"\s*[=*#~>+|-]{2,}\s*").match(line):
+            return named[0]          # "=== Gus - max 3 roll(s) ==="
+        # a heading is short: "On your turn you roll three dice..." is an instruction
+        if not TURN_WORD.search(line) or len(re.findall(r"[A-Za-z]+", line)) > 10:
+            return _NOT_A_HEADING
+        if len(named) == 1:
+            return named[0]
+        if not named and re.search(r"\byour\b", line, re.I):
+            return self.human
         return None
 
     def _roller_named(self, text: str) -> str | None:
@@ -372,8 +441,8 @@ class PocoPolicy(DrawPolicy):
 
     @property
     def current(self) -> Turn | None:
-        live = [t for t in self.turns if not t.discarded]
-        return live[-1] if live else None
+        """The latest turn not discarded."""
+        return next((t for t in reversed(self.turns) if not t.discarded), None)
 
     def _round_turns(self, round_index: int) -> list[Turn]:
         return [t for t in self.turns if t.round == round_index and not t.discarded
@@ -418,7 +487,7 @@ class PocoPolicy(DrawPolicy):
             first = self.human if self.human_next else self._heading or named
             return self._start_turn(0, 0, first), True
         if turn.mid_roll and not prompted and not answers and \
-                not (self._text_evidence(turn, text)[0] and "\n" in text):
+                not ("\n" in text and self._text_evidence(turn, text)[0]):
             return turn, False              # the rest of a roll in progress
         if not turn.mid_roll and turn.rolls and self._only_flashes_since_last_draw(text,
                                                                                    prompted):
@@ -428,17 +497,18 @@ class PocoPolicy(DrawPolicy):
 
     def _after_roll(self, turn: Turn, text: str, answers: list, named: str | None) -> Turn:
         """After a finished roll: the same player rolls again, or the next turn starts."""
-        if ROUND_HEADING.search(text) and turn.rolls and \
-                len(self._round_turns(turn.round)) >= self.players:
+        # the cheap conditions first: searching a screenful of text takes the longest
+        if turn.rolls and len(self._round_turns(turn.round)) >= self.players and \
+                ROUND_HEADING.search(text):
             first = self.human if self.human_next else self._heading or named
             return self._start_turn(turn.round + 1, 0, first)
         if self.human_next:
             self.human_next = False
             if not turn.human:
                 return self._next_turn(turn, self.human)
-        tie_talk = any(TIE_LINE.search(line) for line in text.split("\n"))
-        if tie_talk and not self._heading and (
-                turn.extra or len(self._round_turns(turn.round)) >= self.players):
+        if not self._heading and (
+                turn.extra or len(self._round_turns(turn.round)) >= self.players) and \
+                any(TIE_LINE.search(line) for line in text.split("\n")):
             # every player has had a turn and the program talks about a tie: these dice
             # break the tie (a roll-off), they are nobody's turn in the next round
             if turn.extra:
@@ -505,8 +575,8 @@ class PocoPolicy(DrawPolicy):
             turn.human is False or turn.extra or said_no
             or (named is not None and named != self.human)
             or self._text_evidence(turn, text)[0] is True
-            or (ROUND_HEADING.search(text) and
-                len(self._round_turns(turn.round)) >= self.players))
+            or (len(self._round_turns(turn.round)) >= self.players and
+                ROUND_HEADING.search(text)))
         if fresh or turn.rolls == 0:
             self.human_next = True
             upcoming = turn.round + 1 if turn.pos + 1 >= self.players and turn.rolls else \
