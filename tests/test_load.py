@@ -18,7 +18,7 @@ import textwrap
 
 import pytest
 
-from conftest import KIT_ROOT, grade, scores
+from conftest import GRADING_WORKERS, KIT_ROOT, grade, scores
 from graders.engine.harness import Child, Limits, prepare_workdir
 
 QUIET_COPIES = 5
@@ -31,13 +31,13 @@ SUBMISSIONS = {
 }
 
 
-def _grade_copies(copies: int) -> dict[str, list]:
+def _grade_copies(copies: int, workers: int | None = None) -> dict[str, list]:
     """Every submission ``copies`` times in one grading run: kind -> the copies' reports."""
     paths, names = [], []
     for kind, path in SUBMISSIONS.items():
         paths += [path] * copies
         names += [f"{kind}-{copy}" for copy in range(copies)]
-    reports = grade("pocoloco", paths, names)
+    reports = grade("pocoloco", paths, names, workers)
     return {kind: [reports[f"{kind}-{copy}"] for copy in range(copies)]
             for kind in SUBMISSIONS}
 
@@ -78,7 +78,9 @@ def test_same_scores_on_a_quiet_and_on_a_busy_machine(tmp_path):
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                for _ in range(BURNERS_PER_CORE * _cores())]
     try:
-        busy = _grade_copies(BUSY_COPIES)
+        # in worker processes: the busy part, and the CPU the burners take from the rest
+        # of the test run, last as short a time as it can
+        busy = _grade_copies(BUSY_COPIES, GRADING_WORKERS)
         # the nets still do their job on a busy machine: a program that waits on nothing
         # is stopped by the idle net (as the grader's problem, not the program's)
         idle = _idle_run(tmp_path)
