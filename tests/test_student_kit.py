@@ -101,12 +101,25 @@ def build(assignment: str, folder: Path) -> Path:
     return folder / f"{assignment}-student-kit.zip"
 
 
+@pytest.fixture(scope="module")
+def kit_zip(tmp_path_factory):
+    """kit_zip(assignment) -> the kit's zip, exported once for this module's tests (they
+    only read it, or unpack it into folders of their own)."""
+    built: dict[str, Path] = {}
+
+    def get(assignment: str) -> Path:
+        if assignment not in built:
+            built[assignment] = build(assignment, tmp_path_factory.mktemp(f"kit-{assignment}"))
+        return built[assignment]
+    return get
+
+
 KITS = [a for a in assignments() if student_kit.supported(a)]
 
 
 @pytest.mark.parametrize("assignment", KITS)
-def test_no_hidden_line_in_the_kit(assignment, tmp_path):
-    kit = build(assignment, tmp_path)
+def test_no_hidden_line_in_the_kit(assignment, kit_zip):
+    kit = kit_zip(assignment)
     with zipfile.ZipFile(kit) as archive:
         names = archive.namelist()
         text = {n: archive.read(n).decode("utf-8", "replace") for n in names}
@@ -151,8 +164,8 @@ def test_a_grader_without_its_kit_settings_gets_no_kit(tmp_path, monkeypatch):
     assert not (tmp_path / "out").exists()
 
 
-def test_pocoloco_kit_names_no_hidden_game(tmp_path):
-    kit = build("pocoloco", tmp_path)
+def test_pocoloco_kit_names_no_hidden_game(kit_zip):
+    kit = kit_zip("pocoloco")
     hidden = tomllib.loads((KIT_ROOT / "graders/pocoloco/student_kit.toml").read_text())
     with zipfile.ZipFile(kit) as archive:
         grader = "\n".join(archive.read(n).decode() for n in archive.namelist()
@@ -163,10 +176,10 @@ def test_pocoloco_kit_names_no_hidden_game(tmp_path):
         assert not re.search(rf'Scenario\(\s*"{game}"', grader)
 
 
-def test_yahtzee_kit_has_no_hidden_check_case_or_judge(tmp_path):
+def test_yahtzee_kit_has_no_hidden_check_case_or_judge(kit_zip):
     """Yahtzee's hidden checks are made by factories and cut by the names its
     student_kit.toml lists; with them go the hidden items' cases, judges and rules."""
-    kit = build("yahtzee", tmp_path)
+    kit = kit_zip("yahtzee")
     hidden = tomllib.loads((KIT_ROOT / "graders/yahtzee/student_kit.toml").read_text())
     with zipfile.ZipFile(kit) as archive:
         grader = "\n".join(archive.read(n).decode() for n in archive.namelist()
@@ -181,9 +194,9 @@ def test_yahtzee_kit_has_no_hidden_check_case_or_judge(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def unpacked(tmp_path_factory):
+def unpacked(tmp_path_factory, kit_zip):
     folder = tmp_path_factory.mktemp("kit")
-    with zipfile.ZipFile(build("pocoloco", folder)) as archive:
+    with zipfile.ZipFile(kit_zip("pocoloco")) as archive:
         archive.extractall(folder)
     return folder / "pocoloco-student-kit"
 
@@ -221,11 +234,11 @@ def test_self_check_runs_from_the_unpacked_kit(unpacked, tmp_path):
 
 
 @pytest.mark.parametrize("assignment", [a for a in KITS if a != "pocoloco"])
-def test_each_kit_checks_the_reference_from_the_unpacked_kit(assignment, tmp_path):
+def test_each_kit_checks_the_reference_from_the_unpacked_kit(assignment, tmp_path, kit_zip):
     """The kit alone (no repository on the path) runs the public items on the reference, all
     full marks, runs nothing else and says what the full grading adds."""
     folder = tmp_path / "kit"
-    with zipfile.ZipFile(build(assignment, folder)) as archive:
+    with zipfile.ZipFile(kit_zip(assignment)) as archive:
         archive.extractall(folder)
     kit = folder / f"{assignment}-student-kit"
     work = tmp_path / "work"
