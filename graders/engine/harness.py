@@ -451,6 +451,7 @@ class Child:
         self._event_buffer = b""
         self._event_bytes = 0
         self._pending: list[dict] = []
+        self._last_draw_stack: list = []     # the stack of the last draw event carrying one
         self._events_open = True
         self._proc: _Spawn | None = None
         self.isolation: sandbox.Isolation | None = None    # how this run was isolated
@@ -830,6 +831,8 @@ class Child:
             except ValueError:
                 continue
             if _valid_event(event):
+                if event["ev"] == "draw":
+                    self._draw_stack(event)
                 self._pending.append(event)
         # the side channel is written by code inside the student's process: a program that
         # floods it is stopped like one that floods the screen
@@ -839,6 +842,14 @@ class Child:
             self._pending.clear()
             self._stop("output", "wrote too much on the grader's side channel (its own "
                                  "events are far shorter)")
+
+    def _draw_stack(self, event: dict) -> None:
+        """A draw event made from the same place as the draw before it says so instead of
+        sending its stack again (see kitboot): it gets the stack that event carried."""
+        if event.pop("same_stack", None) is True and "stack" not in event:
+            event["stack"] = self._last_draw_stack
+        else:
+            self._last_draw_stack = event.get("stack", [])
 
     def _answer_draw(self, event: dict) -> None:
         self.draw_count += 1

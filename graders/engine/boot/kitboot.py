@@ -429,6 +429,7 @@ def _who_is_asking():
 
 
 _depth = [0]
+_last_draw_stack = [None]     # the stack sent with the last draw event that carried one
 
 
 def _scripted(method):
@@ -442,7 +443,14 @@ def _scripted(method):
         try:
             request = _REQUESTS[name](*args, **kwargs)
             _flush()
-            reply = ask("draw", fn=name, req=request, stack=_who_is_asking())
+            stack = _who_is_asking()
+            if stack == _last_draw_stack[0]:
+                # the dice of one roll come from one place: the stack is sent once and the
+                # harness gives the next draws from the same place the same stack
+                reply = ask("draw", fn=name, req=request, same_stack=True)
+            else:
+                _last_draw_stack[0] = stack
+                reply = ask("draw", fn=name, req=request, stack=stack)
             if reply.get("names"):
                 _KNOWN_NAMES.clear()
                 _KNOWN_NAMES.update(n for n in reply["names"] if isinstance(n, str))
