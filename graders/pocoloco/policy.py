@@ -146,7 +146,7 @@ class PocoPolicy(DrawPolicy):
         self._lines: dict = {}
         self._cache_names: tuple = ()
         self._strike_count = 0                       # grows with every strike
-        self._stack_memo: tuple | None = None
+        self._stack_memos: list[tuple] = []          # (state, stack, name, keys), newest first
 
     # ------------------------------------------------------------------ names
     @property
@@ -203,21 +203,22 @@ class PocoPolicy(DrawPolicy):
 
         The reading depends only on the stack and on what it remembers (first_seen, varying,
         strikes, the names). A reading that changed none of that is kept: the same stack
-        read again in the same state (the next die of a roll, mostly) gets the same answer
-        without the work. first_seen and varying only grow, so their sizes tell a changed
-        state from an unchanged one.
+        read again in the same state (the next die of a roll, each player's next roll) gets
+        the same answer without the work. first_seen and varying only grow, so their sizes
+        tell a changed state from an unchanged one.
         """
         state = (len(self.first_seen), len(self.varying), self._strike_count, self.human,
                  tuple(self.computers))
-        memo = self._stack_memo
-        if memo is not None and memo[0] == state and memo[1] == stack:
-            self._named_keys = set(memo[3])
-            return memo[2]
+        for memo in self._stack_memos:
+            if memo[0] == state and memo[1] == stack:
+                self._named_keys = set(memo[3])
+                return memo[2]
         name = self._read_stack(stack)
         after = (len(self.first_seen), len(self.varying), self._strike_count, self.human,
                  tuple(self.computers))
-        self._stack_memo = (state, stack, name, frozenset(self._named_keys)) \
-            if after == state else None
+        if after == state:
+            kept = [memo for memo in self._stack_memos if memo[0] == state][:7]
+            self._stack_memos = [(state, stack, name, frozenset(self._named_keys))] + kept
         return name
 
     def _read_stack(self, stack: list[dict]) -> str | None:
