@@ -27,6 +27,16 @@ LEFT_OUT = ("(left out to keep this report small; the full transcripts are in th
             "folder)")
 
 
+def _cap_lines(text: str) -> str:
+    """``transcript.cap_lines``, called only when some line is longer than ``LINE_CAP``: its
+    pattern is tried from every character of every line, so on a long text with no long line
+    (nearly always) splitting the text to look is many times cheaper, and the text is the
+    same."""
+    if len(text) <= LINE_CAP or max(map(len, text.split("\n"))) <= LINE_CAP:
+        return text
+    return cap_lines(text)
+
+
 def shorten(text: str, limit: int) -> str:
     """``text`` with long lines cut (see ``transcript.cap_line``) and, when still longer than
     ``limit`` characters, its middle left out (saying how much)."""
@@ -34,16 +44,16 @@ def shorten(text: str, limit: int) -> str:
         marker = "\n… {:,} characters left out …\n"
         room = max(0, limit - len(marker) - 10)
         head, tail = room * 2 // 3, room // 3
-        text = (cap_lines(text[:head]) + marker.format(len(text) - head - tail)
-                + (cap_lines(text[-tail:]) if tail else ""))
+        text = (_cap_lines(text[:head]) + marker.format(len(text) - head - tail)
+                + (_cap_lines(text[-tail:]) if tail else ""))
     else:
-        text = cap_lines(text)
+        text = _cap_lines(text)
     return text[:limit]
 
 
 def fit_bytes(text: str, limit: int) -> str:
     """``text`` shortened until its UTF-8 form has at most ``limit`` bytes."""
-    text = cap_lines(text)
+    text = _cap_lines(text)
     size = len(text.encode("utf-8"))
     while size > limit:
         text = shorten(text, max(0, int(len(text) * limit / size * 0.95) - 100))
