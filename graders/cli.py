@@ -77,6 +77,7 @@ def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
     if args.item is not None or args.format == "classroom":
         return _grade_item(args, rubric)
+    args.out = args.out or str(REPORTS)
     platform = args.format if args.format in outputs.PLATFORMS else None
     target = Path(args.path)
     if platform and not target.exists() and not target.is_symlink():
@@ -170,7 +171,9 @@ def _item_results(args, rubric: Rubric) -> dict:
     else:
         report = reports.unusable_report(rubric, submission.student, submission.missing_why,
                                          submission.notes, submission.problems)
-    folder = Path(args.out) / rubric.assignment / submission.student
+    # a platform step grades the repository it runs in: its feedback stays there, beside the
+    # stored result, never in the kit's own reports folder (an editable install's)
+    folder = Path(args.out or store.parent / "reports") / rubric.assignment / submission.student
     reports.write_submission(report, folder, store)
     classroom.store(store, digest)
     return json.loads(store.read_text(encoding="utf-8"))
@@ -404,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("assignment")
     grade.add_argument("path", help="the main file, or a folder holding it")
     grade.add_argument("--json", help="where to write the results JSON")
-    grade.add_argument("--out", default=str(REPORTS), help="reports folder")
+    grade.add_argument("--out", help="reports folder (default: reports; with --item, beside "
+                       "the stored result, in the graded repository)")
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")

@@ -258,6 +258,10 @@ def test_classroom_steps_on_a_correct_submission(classroom_export, tmp_path):
     assert total == RUBRIC.max_score
     # graded once: the first step stored the result, the others read it
     assert (tmp_path / ".gradekit/results.json").is_file()
+    # the feedback stays in the graded repository, not in the kit's own reports folder
+    kept = list((tmp_path / ".gradekit/reports/pocoloco").glob("*/feedback.md"))
+    assert len(kept) == 1
+    assert not (KIT_ROOT / "reports/pocoloco" / kept[0].parent.name).exists()
 
 
 def test_classroom_steps_on_a_broken_submission(classroom_export, tmp_path):
