@@ -142,6 +142,11 @@ class KitPlugin:
     # ------------------------------------------------------------------ pytest hooks
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "item(id, weight=1): the rubric item a check scores")
+        if not config.pluginmanager.has_plugin("terminal"):
+            # nothing shows pytest's own failure reports (a check's result is read from its
+            # exception), so they are not formatted: that parsed the grader's source again
+            # for every check a submission failed
+            config.option.tbstyle = "no"
 
     def pytest_generate_tests(self, metafunc):
         if "submission" in metafunc.fixturenames:
