@@ -14,6 +14,7 @@ One JSON line per folder is appended to RESULTS as soon as its last test has run
 (0 all passed, 1 a test failed, 2 the file could not be collected, 5 no tests), outcome per
 test, failure texts, collection errors.
 """
+import gc
 import json
 import os
 import signal
@@ -59,7 +60,15 @@ class LentFinder:
 
 if BYTECODE != "-":
     sys.meta_path.insert(sys.meta_path.index(PathFinder), LentFinder)
+# pytest's import makes tens of thousands of objects, which the cyclic collector would walk
+# again and again (and twice more when the session ends): it is paused while pytest is
+# imported, and what the import made is set aside (gc.freeze) before any student code runs.
+# The student's modules and tests are collected as usual; this saves about a quarter of the
+# runner's CPU.
+gc.disable()
 import pytest  # noqa: E402
+gc.enable()
+gc.freeze()
 BASE = os.getcwd()
 OWN = "own"                   # the student's own project: failures told in full
 
