@@ -1,10 +1,15 @@
 """Static measurements of a student's source: pycodestyle at 100 columns and AST facts."""
 from __future__ import annotations
 
+import atexit
 import functools
 import io
 import json
+import os
+import select
 import subprocess
+import threading
+import time
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,13 +64,84 @@ class CodeFacts:
     work: dict = field(default_factory=dict)   # statements that do something (see own_work)
 
 
+SCRIPT = Path(__file__).with_name("boot") / "astfacts.py"
+PARSE_SECONDS = 30
+
+
+class _Parser:
+    """One process of the student's Python that parses file after file (``astfacts.py
+    --serve``): started at the first file a grader asks about and kept until the grader ends,
+    so a grader that measures many submissions starts the interpreter once, not once a file.
+    A file whose parsing kills it (or takes too long) is told as a run of its own would tell
+    it, and the next file gets a new process."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.process: subprocess.Popen | None = None
+
+    def output(self, path: str) -> str:
+        """What ``astfacts.py PATH`` prints: a line of JSON, or '' when parsing failed."""
+        with self.lock:
+            for attempt in (1, 2):
+                if self.process is None:
+                    # -S: the script uses the standard library only
+                    self.process = subprocess.Popen(
+                        [pythons.student_python(), "-I", "-S", str(SCRIPT), "--serve"],
+                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                        stderr=subprocess.DEVNULL)
+                try:
+                    self.process.stdin.write((json.dumps(path) + "\n").encode())
+                    self.process.stdin.flush()
+                except OSError:                 # it ended since the last file: a new one
+                    self.stop()
+                    if attempt == 2:
+                        raise
+                    continue
+                return self._answer(path)
+        return ""
+
+    def _answer(self, path: str) -> str:
+        """The process's line for ``path`` ('' if it died before ending it)."""
+        stream, line = self.process.stdout, b""
+        deadline = time.monotonic() + PARSE_SECONDS
+        while not line.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([stream], [], [], left)[0]:
+                self.stop()
+                raise subprocess.TimeoutExpired([pythons.student_python(), "-I",
+                                                 str(SCRIPT), path], PARSE_SECONDS)
+            chunk = os.read(stream.fileno(), 1 << 16)
+            if not chunk:                       # it died on this file
+                self.stop()
+                break
+            line += chunk
+        return line.decode("utf-8", "replace").strip()
+
+    def stop(self) -> None:
+        """End the process (its input closed: it ends by itself; killed if it does not)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stdout.close()
+
+
+_parser = _Parser()
+atexit.register(_parser.stop)
+
+
 @functools.lru_cache(maxsize=256)
 def _facts(path: str, mtime: float) -> CodeFacts:
-    script = Path(__file__).with_name("boot") / "astfacts.py"
     try:
-        out = subprocess.run([pythons.student_python(), "-I", str(script), path],
-                             capture_output=True, text=True, timeout=30)
-        data = json.loads(out.stdout)
+        data = json.loads(_parser.output(path))
     except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
         return CodeFacts([], {}, 0, 0, 0, [], [], [], f"could not read the file ({exc})")
     return CodeFacts(**data)
