@@ -25,11 +25,12 @@ words what went wrong with a call, in one place for every grader.
 The lower level, ``run(specs)``, takes dicts: ``func`` + ``args``/``kwargs``, ``code``
 (grader code run with the student's module as ``m``; it sets ``result``), ``kit`` ([module,
 function]: a lent kit function given the module), ``defined`` (names: which are callable),
-``each`` (a list of argument lists: the function over all of them in the child, see
-``exhaustive``), plus ``patch`` (module functions replaced by scripted return values),
-``swap`` ({name: [module, function]}), ``spy`` (module functions whose calls are recorded),
-``inputs`` (lines for ``input()``), ``timeout`` (CPU seconds, default 1), ``args_after``
-(report the arguments after the call and whether one of them was returned), ``group``.
+``each`` (a list of argument lists, or their JSON text: the function over all of them in
+the child, answered in the compact form ``kitboot._each`` describes), ``patch``
+(module functions replaced by scripted return values), ``swap`` ({name: [module,
+function]}), ``spy`` (module functions whose calls are recorded), ``inputs`` (lines for
+``input()``), ``timeout`` (CPU seconds, default 1), ``args_after`` (report the arguments
+after the call and whether one of them was returned), ``group``.
 Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr", "type"}``),
 ``type`` (the returned value's type name), ``error``/``message``/``traceback`` when it raised,
 ``stdout``, ``spies``, ``timeline`` (scripted, spied and input calls in order, with how much
@@ -410,7 +411,8 @@ class FunctionCalls:
                 done = pending[:len(event.get("results", []))]
                 for (case, _), outcome in zip(done, event["results"]):
                     case.outcome = outcome
-            if done and (done[-1][0].hung or _each_hung(done[-1][0].outcome)):
+            if done and (done[-1][0].hung or "each" in done[-1][1] and
+                         _each_hung(done[-1][0].outcome)):
                 given_up.add(_group(*done[-1]))
                 self.close()                 # start afresh: the module may be broken now
                 self.restarts += 1
@@ -444,8 +446,7 @@ def _group(case: Case, spec: dict) -> str:
 def _each_hung(outcome: dict) -> bool:
     """An ``each`` call whose last input did not return (the child must start afresh)."""
     value = outcome.get("value")
-    return bool(outcome.get("ok") and isinstance(value, list) and value and
-                isinstance(value[-1], dict) and value[-1].get("error") == "timeout")
+    return bool(outcome.get("ok") and isinstance(value, dict) and value.get("hung") is True)
 
 
 def _still_wanted(pending: list[tuple[Case, dict]], given_up: set[str]):

@@ -18,7 +18,10 @@ one input (CPU time, per input) ends the sweep: the item gets 0.
 """
 from __future__ import annotations
 
-from collections import Counter
+import json
+import marshal
+import threading
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -162,51 +165,164 @@ def hint_any_order(found: Sweep) -> None:
             failure.detail = f"(It is right for {spelled(found.function, ordered)}.)"
 
 
+def _entry(value, name: str | None, note: dict | None) -> dict:
+    """One input's entry; the type name is sent only where the JSON value does not say it."""
+    if note is not None and "error" in note:
+        return note
+    entry = {"v": value, "t": name or type(value).__name__}
+    if note:
+        entry.update(note)
+    return entry
+
+
+def exact(value, name: str | None, expected) -> bool:
+    """The child's answer is the reference's own type and value (a tuple comes back as a
+    list named "tuple"): right for the default judge, and for any ``judge`` that agrees."""
+    if name is None:
+        return type(value) is type(expected) and value == expected
+    return name == "tuple" and type(expected) is tuple and value == list(expected)
+
+
+# ----------------------------------------------------------------------------- input spaces
+# A class is graded in one process, and every submission is swept over the same spaces (all
+# 7776 rolls): each space's batches are encoded once, and each reference's answers for them
+# computed once, then kept for the next sweeps (the answers never go to the child).
+KEPT_SPACES = 32        # input spaces kept (Yahtzee sweeps 14, one per calculate_score option)
+KEPT_REFERENCES = 16    # reference functions kept per space
+_spaces: OrderedDict = OrderedDict()
+_spaces_lock = threading.Lock()
+
+
+class Space:
+    """One input space cut in batches: each batch's arguments for the child, and per reference
+    function its answers to each batch (with their types), made when first needed."""
+
+    def __init__(self, size: int, batch: int):
+        self.count = -(-size // batch)
+        self.texts: list[str | None] = [None] * self.count
+        self.answers: OrderedDict = OrderedDict()      # reference -> [answers or None]
+
+    def text(self, number: int, chunk: list) -> str:
+        """Batch ``number``'s argument lists for the child (a tuple input is the arguments):
+        JSON the first time; from the second on, the values that JSON gives (tuples become
+        lists, keys strings) as ``marshal`` bytes in hex, which the child reads faster (the
+        JSON is read once more to make them, worth it for a space swept again)."""
+        text = self.texts[number]
+        if text is None:
+            text = json.dumps([list(item) if isinstance(item, tuple) else [item]
+                               for item in chunk])
+        elif text.startswith("["):
+            # version 4: what every Python since 3.4 reads
+            text = marshal.dumps(json.loads(text), 4).hex()
+        self.texts[number] = text
+        return text
+
+    def expected(self, reference: Callable, number: int, chunk: list) -> tuple[list, list]:
+        """The reference's answers to batch ``number`` and their types."""
+        try:
+            with _spaces_lock:
+                kept = self.answers.get(reference)
+                if kept is None:
+                    kept = self.answers[reference] = [None] * self.count
+                    while len(self.answers) > KEPT_REFERENCES:
+                        self.answers.popitem(last=False)
+                self.answers.move_to_end(reference)
+        except TypeError:           # an unhashable callable: its answers are not kept
+            kept = [None] * self.count
+        if kept[number] is None:
+            answers = [reference(*item) if isinstance(item, tuple) else reference(item)
+                       for item in chunk]
+            kept[number] = (answers, list(map(type, answers)))
+        return kept[number]
+
+
+def space(inputs: list, batch: int) -> Space:
+    """The kept space of these inputs (equal values of equal types), or a new one."""
+    try:
+        key = (marshal.dumps(inputs), batch)    # exact: 1 and True, lists and tuples differ
+    except ValueError:                          # values marshal cannot write: not kept
+        return Space(len(inputs), batch)
+    with _spaces_lock:
+        found = _spaces.get(key)
+        if found is None:
+            found = _spaces[key] = Space(len(inputs), batch)
+            while len(_spaces) > KEPT_SPACES:
+                _spaces.popitem(last=False)
+        _spaces.move_to_end(key)
+    return found
+
+
 def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Callable,
                *, batch: int = BATCH, stop_after: int | None = None,
                stop_at_zero: bool = False, swap: dict | None = None, timeout: float = 1.0,
                why: Callable | None = None, detail: Callable | None = None,
                judge: Callable | None = None, any_order: bool = False,
-               args_after: bool = False, exclude_error: str | None = None) -> Sweep:
+               args_after: bool = False, exclude_error: str | None = None,
+               exact_is_right: bool = False) -> Sweep:
     """Run ``function`` over every input in the child, compare with ``reference``.
 
     ``judge(input, entry, expected)`` may replace the comparison: it gets the child's entry
     ({"v": value, "t": type name, "a": arguments after the call and "same": the index of an
     argument returned as the result, with ``args_after``; or "error", "message",
-    "traceback"}) and returns a :class:`Failure` or None. ``why(input, value)`` words the
-    rule for the default judge and ``detail(input)`` an input's own working; ``any_order``:
-    the answer must not depend on the order of a list input (see ``hint_any_order``).
+    "traceback"}) and returns a :class:`Failure` or None; ``exact_is_right``: the judge is
+    asked only about answers that are not ``exact`` (it finds those right anyway).
+    ``why(input, value)`` words the rule for the default judge and ``detail(input)`` an
+    input's own working; ``any_order``: the answer must not depend on the order of a list
+    input (see ``hint_any_order``).
     ``exclude_error``: an error name (raised by a kit helper) meaning the input cannot be
     tried with this submission, e.g. its own classes cannot build that hand: such inputs are
     left out of the total (another item marks that) and their messages kept in ``excluded``.
+    ``reference`` must be a pure function of the input: its answers are kept for later
+    sweeps over the same inputs (see ``space``).
     """
     inputs = list(inputs)
     sweep = Sweep(function, len(inputs), swapped=bool(swap))
-    for start in range(0, len(inputs), batch):
+    kept = space(inputs, batch)
+    case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
+    call = calls.spec(case, swap, timeout)
+    call.update(func=function, args_after=args_after)
+    call.pop("literal", None)
+    # right answers need no entry: the default judge and an agreeing judge say None to them
+    quick = judge is None or exact_is_right
+    for number, start in enumerate(range(0, len(inputs), batch)):
         chunk = inputs[start:start + batch]
-        args = [list(item) if isinstance(item, tuple) else [item] for item in chunk]
         case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
-        spec = calls.spec(case, swap, timeout)
-        spec.update(func=function, each=args, args_after=args_after)
-        spec.pop("literal", None)
-        calls._run_chunk([(case, spec)], set())
+        calls._run_chunk([(case, dict(call, each=kept.text(number, chunk)))], set())
         if not case.outcome.get("ok"):
             where = f"{function} (given the inputs from {spelled(function, chunk[0])} on)"
             sweep.hang = call_problem(case.outcome, where, timeout)
             return sweep
-        for item, entry in zip(chunk, case.outcome["value"]):
-            if entry.get("error") == "timeout":
-                sweep.hang = f"{spelled(function, item)} did not return within {timeout:g} s " \
-                             "(an endless loop?)"
-                return sweep
-            if exclude_error is not None and entry.get("error") == exclude_error:
-                sweep.total -= 1
-                sweep.excluded.append(entry.get("message", ""))
-                continue
+        answer = case.outcome["value"]
+        values, names, notes = answer["values"], dict(answer["types"]), dict(answer["notes"])
+        expected = None
+        if quick and not names and not notes and len(values) == len(chunk):
+            expected, kinds = kept.expected(reference, number, chunk)
+            # every answer of the reference's own type and equal to it (types first: 1 == True)
+            if list(map(type, values)) == kinds and values == expected:
+                sweep.checked += len(chunk)
+                values = ()
+        for index, (item, value) in enumerate(zip(chunk, values)):
+            note = notes.get(index)
+            if note is not None and "error" in note:
+                if note["error"] == "timeout":
+                    sweep.hang = f"{spelled(function, item)} did not return within " \
+                                 f"{timeout:g} s (an endless loop?)"
+                    return sweep
+                if exclude_error is not None and note["error"] == exclude_error:
+                    sweep.total -= 1
+                    sweep.excluded.append(note.get("message", ""))
+                    continue
             sweep.checked += 1
-            expected = reference(*item) if isinstance(item, tuple) else reference(item)
-            failure = (judge(item, entry, expected) if judge else
-                       default_judge(function, item, entry, expected, why, detail))
+            if expected is None:
+                expected = kept.expected(reference, number, chunk)[0]
+            wanted = expected[index]
+            if quick and (note is None or "error" not in note) and (
+                    same(value, wanted) if judge is None else exact(value, names.get(index),
+                                                                    wanted)):
+                continue
+            entry = _entry(value, names.get(index), note)
+            failure = (judge(item, entry, wanted) if judge else
+                       default_judge(function, item, entry, wanted, why, detail))
             if failure is not None:
                 sweep.failures.append(failure)
         if sweep.checked < sweep.total:

@@ -53,6 +53,13 @@ def kit_answer(function: str, roll: list[int]) -> object:
     return rules.PAYOUTS[name], name
 
 
+@cache
+def kit_answers(function: str):
+    """The kit's answer function for ``function``: one object per function, so the engine
+    keeps its answers for the next submissions (``exhaustive.space``)."""
+    return lambda roll: kit_answer(function, roll)
+
+
 @dataclass
 class Evidence:
     """Every sweep and call of the function items."""
@@ -147,11 +154,11 @@ def sweep(calls: FunctionCalls, name: str, evidence: Evidence) -> Sweep:
     swap = {called: helper} if helper else {}
     if kit:
         swap.update(swap_all(rules, PREDICATES, deep=True))
-    found = exhaustive(calls, called, ROLLS, lambda roll: kit_answer(function, roll),
+    found = exhaustive(calls, called, ROLLS, kit_answers(function),
                        swap=swap, timeout=CALL_CPU, exclude_error="CannotBuild",
                        judge=lambda roll, entry, expected: judged(
                            function, roll, entry, expected, dice="dice" in name),
-                       stop_at_zero=True, any_order=name in PREDICATES)
+                       exact_is_right=True, stop_at_zero=True, any_order=name in PREDICATES)
     found.function = function
     if found.excluded:
         evidence.skipped[name] = found.excluded[0]

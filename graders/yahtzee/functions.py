@@ -11,6 +11,7 @@ from __future__ import annotations
 import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from graders.engine.calls import Case, FunctionCalls, same, swap_all
@@ -60,9 +61,16 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
     """An is_ function, or calculate_score for one option with an empty history."""
     function = name if name.startswith("is_") else "calculate_score"
     inputs, reference = (rolls, getattr(rules, name)) if function == name else \
-        ([(roll, name, {}) for roll in rolls], rules.score)
+        (option_inputs(name), rules.score)
     return exhaustive(calls, function, inputs, reference, stop_at_zero=True,
                       why=lambda *_: RULE[TESTS.get(name, name)])
+
+
+@cache
+def option_inputs(option: str) -> tuple:
+    """calculate_score's arguments for an option on every throw, with an empty history (the
+    same for every submission: made once per process)."""
+    return tuple((roll, option, {}) for roll in rules.all_rolls())
 
 
 def history(entry, named: dict) -> dict:
