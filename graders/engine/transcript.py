@@ -180,7 +180,8 @@ class Transcript:
                 else:
                     prefix = "" if not out or out[-1].endswith("\n") else "\n"
                     out.append(f"{prefix}[dice: {faces}]\n")
-        lines = [cap_line(line) for line in "".join(out).splitlines()]
+        lines = [line if len(line) <= LINE_CAP else cap_line(line)
+                 for line in "".join(out).splitlines()]
         if len(lines) > max_lines:
             keep = max_lines // 2
             lines = lines[:keep] + [f"... ({len(lines) - 2 * keep} lines left out) ..."] + \

@@ -140,6 +140,11 @@ def span_of(reading: Reading, index: int) -> tuple[int, int]:
 
 def labels(reading: Reading) -> tuple[list[str], list[str]]:
     """(special rolls the program named as such, special rolls it did not), shown rolls only."""
+    shown, missing = reading._remember(("labels",), lambda: _labels(reading))
+    return list(shown), list(missing)
+
+
+def _labels(reading: Reading) -> tuple[list[str], list[str]]:
     shown, missing = [], []
     for round_ in reading.rounds[:LONG.rounds]:
         for player, turn in round_.turns.items():
@@ -159,6 +164,10 @@ def plain_losers_right(games) -> bool | None:
     reading = games.get(LONG.name)
     if reading is None:
         return None
+    return reading._remember(("plain losers right",), lambda: _plain_losers_right(reading))
+
+
+def _plain_losers_right(reading: Reading) -> bool | None:
     verdicts = []
     for index in (0, 2, 5):
         if not reading.complete(index):

@@ -6,6 +6,7 @@ scores, labels) are read from the screen text around them.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections import Counter
@@ -15,6 +16,17 @@ from graders.engine.readers.standings import last_standings
 
 from . import rules
 from .play import Game
+
+
+WINNING = re.compile(r"\bwin|\bwinner|\bwon\b|highest|best", re.I)
+GAME = re.compile(r"game", re.I)
+TIE_BREAK_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break|re-?roll", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def word(name: str) -> re.Pattern:
+    """The name as a word of its own (compiled once: every check looks for the players)."""
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
 
 
 @dataclass
@@ -60,6 +72,15 @@ class Reading:
         self.names = [self.human] + [n for n in game.policy.computers if n != self.human]
         self.rounds = self._rounds()
         self._standings: dict[tuple[int, int], dict[str, int]] = {}
+        # answers that depend only on the game (several checks ask the same question): kept
+        # once read, and handed out as copies where a caller could change them
+        self._memo: dict[tuple, object] = {}
+
+    def _remember(self, key: tuple, read):
+        """``read()``, computed once per key for this reading."""
+        if key not in self._memo:
+            self._memo[key] = read()
+        return self._memo[key]
 
     def _rounds(self) -> list[Round]:
         """Rounds from the turns the policy followed: each roll's faces in order of drawing.
@@ -237,9 +258,9 @@ class Reading:
         but not all of them, when no such line names them all; None otherwise."""
         narrow, whole = None, False
         for line in self.slice(span).split("\n"):
-            if not re.search(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break|re-?roll", line, re.I):
+            if not TIE_BREAK_LINE.search(line):
                 continue
-            named = {n for n in tied if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", line)}
+            named = {n for n in tied if word(n).search(line)}
             if named == tied:
                 whole = True
             elif len(named) >= 2 and narrow is None:
@@ -277,6 +298,10 @@ class Reading:
     # ------------------------------------------------------------------ outcomes
     def receiver(self, index: int) -> tuple[str | None, dict, dict]:
         """Who gained chips over round ``index`` (by the program's own standings)."""
+        who, before, after = self._remember(("receiver", index), lambda: self._receiver(index))
+        return who, dict(before), dict(after)
+
+    def _receiver(self, index: int) -> tuple[str | None, dict, dict]:
         before, after = self.standings_before(index), self.standings_before(index + 1)
         if index + 1 > self.rounds[-1].index if self.rounds else True:
             after = self.standings_at_end() or after
@@ -291,23 +316,26 @@ class Reading:
 
     def shown(self, turn: Turn, number: int) -> bool:
         """Were this roll's dice printed (as digits in order, or as big dice)?"""
+        end, faces = turn.ends[number], tuple(turn.rolls[number])
+        return self._remember(("shown", end, faces), lambda: self._shown(end, faces))
+
+    def _shown(self, end: int, faces: tuple[int, ...]) -> bool:
         from graders.engine.readers.dice import find_dice
-        end = turn.ends[number]
         following = self.text[end:end + 2500]
-        faces = turn.rolls[number]
         digits = r"\D{1,6}".join(str(f) for f in faces)
         if re.search(r"(?<!\d)" + digits + r"(?!\d)", following):
             return True
-        return find_dice(following, faces) is not None
+        return find_dice(following, list(faces)) is not None
 
     def announced_winner(self, index: int) -> str | None:
         """A player named on a line about winning the round, after its last roll."""
+        return self._remember(("winner", index), lambda: self._announced_winner(index))
+
+    def _announced_winner(self, index: int) -> str | None:
         text = self.slice(self.after(index))
         for line in text.split("\n"):
-            if re.search(r"\bwin|\bwinner|\bwon\b|highest|best", line, re.I) and \
-                    not re.search(r"game", line, re.I):
-                named = [n for n in self.names
-                         if re.search(r"(?<!\w)" + re.escape(n) + r"(?!\w)", line)]
+            if WINNING.search(line) and not GAME.search(line):
+                named = [n for n in self.names if word(n).search(line)]
                 if len(named) == 1:
                     return named[0]
         return None

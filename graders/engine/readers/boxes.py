@@ -71,8 +71,9 @@ def find_boxed(text: str, pattern: str) -> list[tuple[re.Match, Box | None]]:
     """Every line matching ``pattern``, with the box around it (None if unboxed)."""
     lines = text.split("\n")
     found = []
+    wanted = re.compile(pattern, re.I)      # once, not once per line
     for index, line in enumerate(lines):
-        match = re.search(pattern, line, re.I)
+        match = wanted.search(line)
         if match:
             found.append((match, box_around(lines, index)))
     return found

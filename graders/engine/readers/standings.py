@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 
 
@@ -15,6 +16,12 @@ TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|receiv
 HAS_COUNT = re.compile(r"\b(has|have|had|with|on|at)\s+-?\d+\s*chips?\b", re.I)
 
 
+@functools.lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern:
+    """A name as a word of its own, in any case (compiled once: every line is read for it)."""
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)", re.I)
+
+
 def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     """Each name's number on a standings line; nothing from a line about a transfer
     ("Mo gives Ann 3 chips")."""
@@ -23,7 +30,7 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
                          all(word.startswith(("win", "won")) for word in transfer)):
         return {}
     spots = sorted((m.start(), m.end(), name) for name in names
-                   for m in re.finditer(r"(?<!\w)" + re.escape(name) + r"(?!\w)", line, re.I))
+                   for m in _name_pattern(name).finditer(line))
     found: dict[str, int] = {}
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
@@ -56,11 +63,18 @@ def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[
     # end ("rolling..." up to the output limit) is read at once instead of in minutes.
     while lines and not any(ch.isdigit() for ch in lines[-1]):
         lines.pop()
+    read: dict[int, dict[str, int]] = {}    # each line is read once, not once per window
+
+    def numbers_on(index: int) -> dict[str, int]:
+        if index not in read:
+            read[index] = numbers_by_name(lines[index], names)
+        return read[index]
+
     for end in range(len(lines) - 1, -1, -1):
         found: dict[str, int] = {}
         used: list[int] = []
         for index in range(end, max(-1, end - window), -1):
-            got = numbers_by_name(lines[index], names)
+            got = numbers_on(index)
             new = {n: v for n, v in got.items() if n not in found}
             if new:
                 found.update(new)
@@ -68,6 +82,6 @@ def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[
             if len(found) == len(names):
                 block = "\n".join(lines[min(used):max(used) + 1])
                 return found, block
-        if not numbers_by_name(lines[end], names):
+        if not numbers_on(end):
             continue
     return {}, ""
