@@ -8,7 +8,14 @@ in ONE child process, in batches, with the failures smallest first.
 Each batch is one call spec whose inputs the child loops over (``each``), so 7776 rolls cost
 a few round trips, not 7776. Inputs are given smallest first; a list is one argument, a tuple
 is the arguments. The grader compares each answer with ``reference(input)`` in its own
-process (``judge`` may replace the comparison, e.g. to give part credit).
+process (``judge`` may replace the comparison, e.g. to give part credit); the expected answers
+never reach the student's process.
+
+What does not depend on the submission is done once per process (a class is graded in one):
+each input space's batches are encoded once and each reference's answers computed once
+(``space``), so ``reference`` must be a pure function of the input. The child answers
+compactly (``kitboot._each``) and a batch whose answers all have the reference's own types
+and values is compared in one step; only the other inputs are judged one by one.
 
 Stopping early: after the batch in which ``stop_after`` failures were found (the smallest
 counterexamples are then known), or, with ``stop_at_zero``, once so many inputs failed that
