@@ -72,10 +72,12 @@ class DrawPolicy:
         """The cards a draw's answer stands for (policies that deal cards override this)."""
         return ()
 
-    def record(self, event: dict, value, faces) -> Draw:
+    def record(self, event: dict, value, faces) -> Draw | None:
         """The typed draw for an answered request; observers are told (the harness calls
-        this after every answer)."""
+        this after every answer). Without observers the draw is only counted (None)."""
         self.count += 1
+        if not self.observers:
+            return None
         draw = Draw(self.count, str(event.get("fn")), dict(event.get("req") or {}), value,
                     tuple(faces or ()), self.cards_of(value), tuple(event.get("stack") or ()))
         for callback in self.observers:

@@ -34,7 +34,11 @@ def cap_lines(text: str, limit: int = LINE_CAP) -> str:
 
 def clean(text: str) -> str:
     """Remove ANSI codes, resolve carriage returns and backspaces, keep tabs as spaces."""
-    text = ANSI.sub("", text).replace("\r\n", "\n").replace("\t", "    ")
+    if "\x1b" in text:                     # every ANSI sequence starts with ESC
+        text = ANSI.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\t", "    ")
+    if "\r" not in text and "\b" not in text:
+        return text                         # nothing to resolve: the lines stay as they are
     lines = []
     for line in text.split("\n"):
         if "\r" in line:

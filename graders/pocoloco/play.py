@@ -78,12 +78,14 @@ class Game:
 def asks_to_stop(text: str) -> bool:
     """A yes/no question about stopping rather than rolling ("Stop rolling? (y/n)",
     "Do you want to hold?"), where yes means stop."""
-    if answers.options(text) and any(o.polarity == "yes" and o.text.lower() not in ("y", "yes")
-                                     for o in answers.options(text)):
+    if any(o.polarity == "yes" and o.text.lower() not in ("y", "yes")
+           for o in answers.options(text)):
         return False          # its own options ("[r]oll or [s]top") already say what is what
-    return bool(re.search(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", text,
-                          re.I)) and not re.search(r"roll again|re-?roll|another roll|roll more|"
-                                                   r"keep rolling|roll\?", text, re.I)
+    return bool(STOP_WORDS.search(text)) and not ROLL_WORDS.search(text)
+
+
+STOP_WORDS = re.compile(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", re.I)
+ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|roll\?", re.I)
 
 
 # "How many computer players?" (the handout fixes three; some programs ask anyway)
@@ -103,19 +105,25 @@ GENERIC = re.compile(r"^\W*(your |enter (a |your )?|make a |type (a |your )?)?(c
                      r"^\W*(\(?y(es)?\s*/\s*no?\)?|yes or no)\W*$", re.I)
 
 
+NOT_LETTERS = re.compile(r"[^A-Za-z]")
+GAME_WORDS = re.compile(r"roll|again|continue", re.I)
+PAUSE = re.compile(r"\b(press|hit)\b.*\benter\b", re.I)
+CHOICE_WORDS = re.compile(r"again|stop|hold|keep", re.I)
+
+
 def classify(wording: str, context: str) -> str:
     """What a prompt asks, from its wording; a bare prompt ("> ") or a generic one ("Your
     choice (1 or 2): ") is read with the lines printed just before it (a menu)."""
     text = wording
     own_word = any(r.search(wording) for r in (NAME, CHIPS, PLAYERS, RULES, ROLL))
-    if (len(re.sub(r"[^A-Za-z]", "", wording)) < 8 and not own_word) or \
+    if (len(NOT_LETTERS.sub("", wording)) < 8 and not own_word) or \
             GENERIC.search(wording.strip()):
         text = " ".join(context.strip().split("\n")[-5:])
     if PLAYERS.search(text):
         return "players"
     if CHIPS.search(text) and not ROLL.search(text):
         return "chips"
-    if NAME.search(text) and not re.search(r"roll|again|continue", text, re.I):
+    if NAME.search(text) and not GAME_WORDS.search(text):
         return "computer-name" if OPPONENT.search(text) else "name"
     if RULES.search(text):
         return "rules"
@@ -123,8 +131,8 @@ def classify(wording: str, context: str) -> str:
         return "dice"
     if PLAY_AGAIN.search(text):
         return "again"
-    pause = re.search(r"\b(press|hit)\b.*\benter\b", text, re.I)
-    if ROLL.search(text) and (not pause or re.search(r"again|stop|hold|keep", text, re.I)):
+    pause = PAUSE.search(text)
+    if ROLL.search(text) and (not pause or CHOICE_WORDS.search(text)):
         return "roll"
     if CONTINUE.search(text) or not text.strip():
         return "continue"

@@ -49,6 +49,7 @@ def _around(name: str, before: str = r"(?<!\w)", after: str = r"(?!\w)",
 
 
 LINES = re.compile(r"[\r\n]+")
+ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _UNREAD = object()              # a line not read yet (see PocoPolicy._line_cache)
 _NOT_A_HEADING = object()
 _SAME = object()
@@ -145,6 +146,7 @@ class PocoPolicy(DrawPolicy):
         # caches of readings that change nothing (see _line_cache and named_in_stack)
         self._lines: dict = {}
         self._cache_names: tuple = ()
+        self._any_name: re.Pattern | None = None        # set with the names (_line_cache)
         self._strike_count = 0                       # grows with every strike
         self._stack_memos: list[tuple] = []          # (state, stack, name, keys), newest first
 
@@ -282,9 +284,16 @@ class PocoPolicy(DrawPolicy):
                 text.append(event.text)
             elif event.kind == "input":
                 prompted = True
-        answers = [(kind, meaning) for index, kind, meaning in self.answers if index >= start]
-        screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(text))[-4000:]
-        return screen, answers, prompted
+        answers = []
+        for index, kind, meaning in reversed(self.answers):    # logged in order: the latest
+            if index < start:
+                break
+            answers.append((kind, meaning))
+        answers.reverse()
+        screen = "".join(text)
+        if "\x1b" in screen:
+            screen = ANSI_CODE.sub("", screen)
+        return screen[-4000:], answers, prompted
 
     def _only_flashes_since_last_draw(self, text: str, prompted: bool) -> bool:
         """Nothing but carriage-return lines since the last draw: the dice just drawn were
@@ -344,6 +353,10 @@ class PocoPolicy(DrawPolicy):
         names = (self.human, *self.computers)
         if names != self._cache_names or len(self._lines) > 8192:
             self._lines, self._cache_names = {}, names
+            # one search finds whether a line names anyone at all (most lines name nobody):
+            # it matches exactly where one of the names' own patterns would
+            self._any_name = re.compile(r"(?<!\w)(?:" + "|".join(
+                re.escape(name) for name in self.names) + r")(?!\w)", re.I)
         return self._lines
 
     def _named_in(self, line: str) -> list[str]:
@@ -352,7 +365,8 @@ class PocoPolicy(DrawPolicy):
         cache = self._line_cache()
         found = cache.get(line)
         if found is None:
-            found = cache[line] = [n for n in self.names if _around(n).search(line)]
+            found = cache[line] = [n for n in self.names if _around(n).search(line)] \
+                if self._any_name.search(line) else []
         return found
 
     def _heading_name(self, text: str) -> str | None:
