@@ -2,6 +2,8 @@
 spaces and the reference's answers kept for the next sweeps, and each input's own CPU time."""
 from __future__ import annotations
 
+import marshal
+
 import pytest
 
 from graders.engine import exhaustive as engine
@@ -122,3 +124,18 @@ def test_each_input_gets_its_own_cpu_time(calls):
     found = exhaustive(calls, "busy", [1, 2, 3, 4], lambda number: number, timeout=0.15)
     assert found.hang is None and found.fraction == 1.0
     assert calls.restarts == 0
+
+
+def test_a_constant_space_keeps_its_batches_on_itself(calls):
+    asked = []
+
+    def reference(number):
+        asked.append(number)
+        return number % 2 == 0
+
+    numbers = engine.Inputs(range(1, 4))
+    for _ in range(3):
+        found = exhaustive(calls, "is_even", numbers, reference)
+        assert found.checked == 3 and found.failures == []
+    assert asked == [1, 2, 3]
+    assert engine.space(numbers, engine.BATCH).texts == [marshal.dumps([[1], [2], [3]], 4).hex()]

@@ -193,8 +193,9 @@ def exact(value, name: str | None, expected) -> bool:
 # ----------------------------------------------------------------------------- input spaces
 # A class is graded in one process, and every submission is swept over the same spaces (all
 # 7776 rolls): each space's batches are encoded once, and each reference's answers for them
-# computed once, then kept for the next sweeps (the answers never go to the child).
-KEPT_SPACES = 32        # input spaces kept (Yahtzee sweeps 14, one per calculate_score option)
+# computed once, then kept for the next sweeps (the answers never go to the child). A space
+# is found again by its value, or kept on itself when it is an ``Inputs`` (a constant).
+KEPT_SPACES = 16        # spaces kept by their value (the last ones swept)
 KEPT_REFERENCES = 16    # reference functions kept per space
 _spaces: OrderedDict = OrderedDict()
 _spaces_lock = threading.Lock()
@@ -243,8 +244,22 @@ class Space:
         return kept[number]
 
 
+class Inputs(tuple):
+    """An input space made once and swept many times (a grader's constant, e.g. all rolls):
+    its batches and the reference's answers are kept on it, so it is not compared with the
+    spaces kept before (``space``). Its items must never change."""
+
+    def space(self, batch: int) -> Space:
+        """This space cut in batches of ``batch``."""
+        with _spaces_lock:
+            cuts = self.__dict__.setdefault("cuts", {})
+            return cuts.setdefault(batch, Space(len(self), batch))
+
+
 def space(inputs: list, batch: int) -> Space:
     """The kept space of these inputs (equal values of equal types), or a new one."""
+    if isinstance(inputs, Inputs):
+        return inputs.space(batch)
     try:
         key = (marshal.dumps(inputs), batch)    # exact: 1 and True, lists and tuples differ
     except ValueError:                          # values marshal cannot write: not kept
@@ -282,9 +297,9 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
     ``reference`` must be a pure function of the input: its answers are kept for later
     sweeps over the same inputs (see ``space``).
     """
-    inputs = list(inputs)
+    given, inputs = inputs, list(inputs)
+    kept = space(given if isinstance(given, Inputs) else inputs, batch)
     sweep = Sweep(function, len(inputs), swapped=bool(swap))
-    kept = space(inputs, batch)
     case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
     call = calls.spec(case, swap, timeout)
     call.update(func=function, args_after=args_after)

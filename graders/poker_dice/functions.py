@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from graders.engine.calls import Case, FunctionCalls, Raises, swap_all
-from graders.engine.exhaustive import Failure, Sweep, exhaustive
+from graders.engine.exhaustive import Failure, Inputs, Sweep, exhaustive
 from graders.engine.harness import Limits, run_folder
 from graders.engine.requirements import Requirement, shown
 
@@ -23,7 +23,7 @@ from . import rules
 
 PREDICATES = tuple(rules.PREDICATES)
 REQUIRED = ("calculateScore",) + PREDICATES + ("isvalidDice", "main")
-ROLLS = rules.all_rolls()
+ROLLS = Inputs(rules.all_rolls())       # every roll, swept by every submission
 CALL_CPU = 0.25           # CPU seconds one call (building its Dice included) may take
 VALID_CASES = (("2 3 5", True), (" 1  4 ", True), ("3 3", True), ("1", True), ("5", True),
                ("1 2 3 4 5", True), ("5 4 3 2 1", True),

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 from graders.engine.calls import Case, FunctionCalls, same, swap_all
-from graders.engine.exhaustive import Sweep, exhaustive
+from graders.engine.exhaustive import Inputs, Sweep, exhaustive
 from graders.engine.harness import run_folder
 from graders.engine.requirements import Requirement, better
 
@@ -39,6 +39,7 @@ SWEEPS = {item: [name for name, option in TESTS.items() if name in IS_FUNCTIONS 
           [option for option in rules.OPTIONS if rules.ITEMS[option] == item]
           for item in dict.fromkeys(rules.ITEMS.values())}
 PARTS = ("upper sum", "upper bonus", "lower sum", "Yahtzee bonus")
+ROLLS = Inputs(rules.all_rolls())       # every throw, swept by every submission
 # the hidden items' chosen cases (data, so none of it is in the student kit), and the numbers
 # of calculate_final_scores each final-score item is judged on (positions in PARTS)
 CASES = Path(__file__).with_name("cases.toml")
@@ -67,10 +68,10 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
 
 
 @cache
-def option_inputs(option: str) -> tuple:
+def option_inputs(option: str) -> Inputs:
     """calculate_score's arguments for an option on every throw, with an empty history (the
     same for every submission: made once per process)."""
-    return tuple((roll, option, {}) for roll in rules.all_rolls())
+    return Inputs((roll, option, {}) for roll in ROLLS)
 
 
 def history(entry, named: dict) -> dict:
@@ -139,7 +140,7 @@ def calls_of(submission, budget, evidence: Evidence):
 
 def collect_sweeps(submission, budget=None) -> Evidence:
     """The is_ functions and calculate_score (empty history) over every throw."""
-    evidence, rolls = Evidence(), rules.all_rolls()
+    evidence, rolls = Evidence(), ROLLS
     with calls_of(submission, budget, evidence) as calls:
         for item, names in SWEEPS.items():
             if not evidence.import_error and all(
