@@ -144,8 +144,12 @@ def _screen_tail(log, lines: int = 6) -> str:
     return Transcript(list(reversed(recent))).tail_text(lines)
 
 
+SPACES = re.compile(r"\s+")
+ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
 def _normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)).strip().lower()
+    return SPACES.sub(" ", ANSI_CODE.sub("", text)).strip().lower()
 
 
 def _note(text: str):
