@@ -6,6 +6,10 @@ STAMP := $(VENV)/.installed
 ASSIGNMENT ?= pocoloco
 SUBMISSIONS ?= demo_submissions/$(ASSIGNMENT)
 REPORTS ?= reports
+# Python's default: compiled modules are kept in __pycache__ (ignored by git). Where the
+# environment turns that off, each of the kit's processes (a grade-all starts several, the
+# test suite about two hundred) would compile the kit's and pytest's sources again.
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: grade test bench check clean setup browser screenshots student-kit
 
