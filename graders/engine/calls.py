@@ -25,12 +25,12 @@ words what went wrong with a call, in one place for every grader.
 The lower level, ``run(specs)``, takes dicts: ``func`` + ``args``/``kwargs``, ``code``
 (grader code run with the student's module as ``m``; it sets ``result``), ``kit`` ([module,
 function]: a lent kit function given the module), ``defined`` (names: which are callable),
-``each`` (a list of argument lists, or their JSON text: the function over all of them in
-the child, answered in the compact form ``kitboot._each`` describes), ``patch``
-(module functions replaced by scripted return values), ``swap`` ({name: [module,
-function]}), ``spy`` (module functions whose calls are recorded), ``inputs`` (lines for
-``input()``), ``timeout`` (CPU seconds, default 1), ``args_after`` (report the arguments
-after the call and whether one of them was returned), ``group``.
+``each`` (a list of argument lists, as a list, JSON text or marshal bytes in hex: the
+function over all of them in the child, answered in the compact form ``kitboot._each``
+describes), ``patch`` (module functions replaced by scripted return values), ``swap``
+({name: [module, function]}), ``spy`` (module functions whose calls are recorded),
+``inputs`` (lines for ``input()``), ``timeout`` (CPU seconds, default 1), ``args_after``
+(report the arguments after the call and whether one of them was returned), ``group``.
 Each result has ``id``, ``ok``, ``value`` (JSON-able; other objects as ``{"repr", "type"}``),
 ``type`` (the returned value's type name), ``error``/``message``/``traceback`` when it raised,
 ``stdout``, ``spies``, ``timeline`` (scripted, spied and input calls in order, with how much
