@@ -198,6 +198,9 @@ class Transcript:
 # ``current_owner``), so the plugin can tell a program that never ran from one that did.
 _runs: dict[int, tuple[str | None, dict, dict]] = {}
 READABLE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
+# The lines str.splitlines() gives, without the empty ones, found one at a time: a run is
+# readable as soon as one line is, so a long transcript is not cut into lines first
+LINE_PIECES = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
 
 
 def _readable(line: str) -> bool:
@@ -218,7 +221,8 @@ def _record_run(transcript: "Transcript") -> None:
         text = text[:text.rindex("Traceback (most recent call last):")]
     summary = {"program": outcome.get("program"), "status": outcome.get("status"),
                "asked": bool(transcript.prompts),
-               "readable": any(_readable(line[:LINE_CAP]) for line in text.splitlines()),
+               "readable": any(_readable(line.group()[:LINE_CAP])
+                               for line in LINE_PIECES.finditer(text)),
                "grader_problem": bool(outcome.get("grader_problem")),
                "ended_how": transcript.ended_how, "length": len(transcript.text)}
     # keyed by the outcome object (kept alive here), so a run seen twice is noted once
