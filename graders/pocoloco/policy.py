@@ -489,8 +489,12 @@ class PocoPolicy(DrawPolicy):
         """The turn this die belongs to, and whether it starts a new roll."""
         text, answers, prompted = self._since_last_draw()
         named = self._named_now = self.named_in_stack(event.get("stack", []))
-        self._heading = self._heading_name(text)
+        # the heading is read only where a turn may start (here, _after_roll, _next_turn):
+        # the rest of a roll in progress does not look for one
+        self._heading = None
         turn = self.current
+        if self.pending_round is not None or turn is None:
+            self._heading = self._heading_name(text)
         if self.pending_round is not None:
             round_index, self.pending_round = self.pending_round, None
             for old in self._round_turns(round_index):
@@ -508,6 +512,7 @@ class PocoPolicy(DrawPolicy):
                                                                                    prompted):
             turn.rolls -= 1                 # the last triple was an animation frame
             return turn, True
+        self._heading = self._heading_name(text)
         return self._after_roll(turn, text, answers, named), True
 
     def _after_roll(self, turn: Turn, text: str, answers: list, named: str | None) -> Turn:
