@@ -16,6 +16,9 @@ TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|receiv
 HAS_COUNT = re.compile(r"\b(has|have|had|with|on|at)\s+-?\d+\s*chips?\b", re.I)
 
 
+DIGIT = re.compile(r"\d")
+
+
 @functools.lru_cache(maxsize=1024)
 def _name_pattern(name: str) -> re.Pattern:
     """A name as a word of its own, in any case (compiled once: every line is read for it)."""
@@ -25,6 +28,8 @@ def _name_pattern(name: str) -> re.Pattern:
 def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     """Each name's number on a standings line; nothing from a line about a transfer
     ("Mo gives Ann 3 chips")."""
+    if not DIGIT.search(line):
+        return {}                   # every number read is digits (NEXT_NUMBER): none here
     transfer = [m.group(0).lower() for m in TRANSFER.finditer(line)]
     if transfer and not (HAS_COUNT.search(line) and
                          all(word.startswith(("win", "won")) for word in transfer)):
