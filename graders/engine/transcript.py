@@ -7,6 +7,8 @@ answer, draw, exit) records its offset in that text, so readers can cut the scre
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -163,9 +165,12 @@ class Transcript:
         """The screen between two offsets, with our answers marked «like this»."""
         end = len(self.text) if end is None else end
         out: list[str] = []
-        for index, mark in enumerate(self.marks):
-            if mark.pos < start or mark.pos > end:
-                continue
+        # marks are in the order of their offsets (the text only grows): the ones between
+        # start and end are found by bisection, not by reading every mark of the run
+        first = bisect.bisect_left(self.marks, start, key=lambda mark: mark.pos)
+        for mark in itertools.islice(self.marks, first, None):
+            if mark.pos > end:
+                break
             if mark.kind == "out":
                 piece = self.text[max(mark.pos, start):min(mark.pos + len(mark.text), end)]
                 out.append(piece)
