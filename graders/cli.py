@@ -26,7 +26,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .engine import classbook, plugin, reports, sandbox, submissions
+from .engine import classbook, reports, sandbox, submissions
 from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
@@ -52,6 +52,14 @@ def _rubric(name: str) -> Rubric:
     if name not in assignments():
         raise UsageError(f"unknown assignment {name!r}; this kit has: {', '.join(assignments())}")
     return Rubric.load(name)
+
+
+def _run_grader(rubric: Rubric, graded: list, **options) -> list:
+    """``plugin.run`` with the assignment's grader, imported only when something is graded:
+    pytest and the grading engine are most of the kit's start-up, and a Classroom step that
+    reads the stored result, ``list``, ``report`` and ``export`` need neither."""
+    from .engine import plugin
+    return plugin.run(rubric, graded, GRADERS / rubric.assignment, **options)
 
 
 def _one(rubric: Rubric, path: str) -> submissions.Submission:
@@ -101,8 +109,7 @@ def cmd_grade(args) -> int:
         raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation()
     started = time.monotonic()
-    (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
-                           quiet=not args.verbose)
+    (report,) = _run_grader(rubric, [submission], quiet=not args.verbose)
     report.execution_time = time.monotonic() - started
     json_path = reports.write_submission(report, folder, kit_json)
     if platform:
@@ -165,8 +172,7 @@ def _item_results(args, rubric: Rubric) -> dict:
     if submission.found:
         _isolation()
         started = time.monotonic()
-        (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment,
-                               quiet=not args.verbose)
+        (report,) = _run_grader(rubric, [submission], quiet=not args.verbose)
         report.execution_time = time.monotonic() - started
     else:
         report = reports.unusable_report(rubric, submission.student, submission.missing_why,
@@ -193,7 +199,7 @@ def cmd_check(args) -> int:
     if not submission.found:
         raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation(student=True)
-    (report,) = plugin.run(rubric, [submission], GRADERS / rubric.assignment, public_only=True)
+    (report,) = _run_grader(rubric, [submission], public_only=True)
     print(reports.summary_text(report))
     print("\n" + student_kit.what_ran(rubric, report))
     if args.verbose:
@@ -239,7 +245,7 @@ def cmd_worker(args) -> int:
                 raise RuntimeError("the submission is no longer in the class folder")
             started = time.monotonic()
             # one pytest session per student: each result is stored the moment it is done
-            (report,) = plugin.run(rubric, found[:1], GRADERS / rubric.assignment)
+            (report,) = _run_grader(rubric, found[:1])
             report.execution_time = time.monotonic() - started
             classbook.write_automatic(report, out / student, found[0], grader)
             tell("done", student, f"{report.score:g}/{rubric.max_score:g}")
