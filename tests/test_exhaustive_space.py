@@ -80,7 +80,7 @@ def test_a_judge_gets_the_same_entries_as_before(calls):
 
 def test_arguments_arrive_as_json_gives_them_every_time(calls):
     inputs = [({1: "a"}, [(1, 2)])] * 3
-    for _ in range(3):               # JSON text first, then the kept space's marshal bytes
+    for _ in range(3):               # the kept space's marshal bytes, made from JSON's values
         found = exhaustive(calls, "key_kind", inputs, lambda mapping, pairs: ["str", "list"])
         assert found.failures == [] and found.checked == 3
     texts = engine.space(inputs, engine.BATCH).texts

@@ -25,7 +25,7 @@ words what went wrong with a call, in one place for every grader.
 The lower level, ``run(specs)``, takes dicts: ``func`` + ``args``/``kwargs``, ``code``
 (grader code run with the student's module as ``m``; it sets ``result``), ``kit`` ([module,
 function]: a lent kit function given the module), ``defined`` (names: which are callable),
-``each`` (a list of argument lists, as a list, JSON text or marshal bytes in hex: the
+``each`` (a list of argument lists, as a list or as marshal bytes in hex: the
 function over all of them in the child, answered in the compact form ``kitboot._each``
 describes), ``patch`` (module functions replaced by scripted return values), ``swap``
 ({name: [module, function]}), ``spy`` (module functions whose calls are recorded),

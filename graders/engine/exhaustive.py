@@ -211,18 +211,15 @@ class Space:
         self.answers: OrderedDict = OrderedDict()      # reference -> [answers or None]
 
     def text(self, number: int, chunk: list) -> str:
-        """Batch ``number``'s argument lists for the child (a tuple input is the arguments):
-        JSON the first time; from the second on, the values that JSON gives (tuples become
-        lists, keys strings) as ``marshal`` bytes in hex, which the child reads faster (the
-        JSON is read once more to make them, worth it for a space swept again)."""
+        """Batch ``number``'s argument lists for the child (a tuple input is the arguments),
+        made once: the values JSON gives (tuples become lists, keys strings, as the child
+        always got them) as ``marshal`` bytes in hex, which the child reads faster."""
         text = self.texts[number]
         if text is None:
-            text = json.dumps([list(item) if isinstance(item, tuple) else [item]
+            args = json.dumps([list(item) if isinstance(item, tuple) else [item]
                                for item in chunk])
-        elif text.startswith("["):
             # version 4: what every Python since 3.4 reads
-            text = marshal.dumps(json.loads(text), 4).hex()
-        self.texts[number] = text
+            text = self.texts[number] = marshal.dumps(json.loads(args), 4).hex()
         return text
 
     def expected(self, reference: Callable, number: int, chunk: list) -> tuple[list, list]:

@@ -1110,8 +1110,8 @@ _marshal_loads = marshal.loads     # taken before any student code runs
 
 def _each(function, inputs, limit, want_args):
     """function(*args) for every args of ``inputs`` inside the child: one round trip for a
-    whole input space; each input gets the call's CPU time. ``inputs`` is a list, its JSON
-    text, or its ``marshal`` bytes in hex (made from the JSON values: faster to read).
+    whole input space; each input gets the call's CPU time. ``inputs`` is a list, or its
+    ``marshal`` bytes in hex (made from the JSON values: faster to read).
 
     The answer is compact: "values" holds each input's value (``_jsonable``; None where it
     raised), "types" [index, type name] only where the JSON value does not say the type
@@ -1121,8 +1121,7 @@ def _each(function, inputs, limit, want_args):
     Stops at the first input that does not return in time: its note is {"error":
     "timeout"} and "hung" is true."""
     if isinstance(inputs, str):
-        inputs = _json_loads(inputs) if inputs.startswith("[") else \
-            _marshal_loads(bytes.fromhex(inputs))
+        inputs = _marshal_loads(bytes.fromhex(inputs))
     values, types, notes = [], [], []
     errors, hung = 0, False
     for index, args in enumerate(inputs):
