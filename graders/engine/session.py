@@ -145,6 +145,7 @@ def _screen_tail(log, lines: int = 6) -> str:
 
 
 SPACES = re.compile(r"\s+")
+# the terminal codes programs put in their prompts (colours, clearing the screen)
 ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

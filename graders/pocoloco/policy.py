@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from graders.engine.draws import DrawPolicy
+from graders.engine.session import ANSI_CODE
 
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
 NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "score", "you",
@@ -49,7 +50,6 @@ def _around(name: str, before: str = r"(?<!\w)", after: str = r"(?!\w)",
 
 
 LINES = re.compile(r"[\r\n]+")
-ANSI_CODE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _UNREAD = object()              # a line not read yet (see PocoPolicy._line_cache)
 _NOT_A_HEADING = object()
 _SAME = object()
