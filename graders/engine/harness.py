@@ -39,7 +39,7 @@ from pathlib import Path
 import pexpect
 import ptyprocess
 
-from . import pythons, sandbox
+from . import pythons, sandbox, starts
 from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
@@ -494,10 +494,21 @@ class Child:
         self._events_open = True
         self._proc: _Spawn | None = None
         self.isolation: sandbox.Isolation | None = None    # how this run was isolated
+        self.replayed = False            # took the record of an identical start (``starts``)
+        self._start: starts.Start | None = None     # the start this run is the first of
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> "Child":
         isolation = self.isolation = sandbox.ensure()
+        start_key = starts.key(self, self.owner)
+        if start_key is not None:
+            start, first = starts.claim(start_key, self)
+            if first:
+                self._start = start
+            else:
+                record = starts.wait(start)
+                if record is not None and starts.fits(record, self.limits):
+                    return self._replay(record)
         events_r, events_w = os.pipe()
         replies_r, replies_w = os.pipe()
         os.set_inheritable(events_w, True)
@@ -548,6 +559,22 @@ class Child:
             _live_children.add(self)
         return self
 
+    def _replay(self, record: starts.Record) -> "Child":
+        """End at once as the first run of the same start ended (see ``starts``); its CPU
+        seconds count against the budget as if this run had used them."""
+        global _cpu_of_ended
+        self.log.extend(Event(e.kind, e.text, dict(e.data)) for e in record.log)
+        self.outcome = dict(record.outcome)
+        self.stopped_by = record.stopped_by
+        self.output_bytes = record.output_bytes
+        self._cpu = record.cpu
+        self.started = time.monotonic()
+        self.ended = self.started + record.elapsed
+        self.replayed = True
+        with _meter_lock:
+            _cpu_of_ended += record.cpu
+        return self
+
     def close(self) -> None:
         """Kill the whole process group and release the pipes (safe to call twice)."""
         if self._proc is None:
@@ -589,6 +616,9 @@ class Child:
                 _cpu_of_ended += self._cpu
                 _starved_of_ended += self.starved_seconds
                 _wall_of_ended += self.ended - self.started
+        if self._start is not None:
+            starts.settle(self._start, self, starts.repeatable(self))
+            self._start = None
 
     @property
     def running(self) -> bool:
@@ -597,10 +627,12 @@ class Child:
     # ------------------------------------------------------------------ talking
     def send_line(self, text: str) -> None:
         """Type one line of input (our answer) into the program's terminal."""
+        self._settle_live()
         self.log.append(Event("answer", text))
         self._write_tty((text + "\n").encode("utf-8"))
 
     def send_eof(self) -> None:
+        self._settle_live()
         self.log.append(Event("eof"))
         self._write_tty(b"\x04")
 
@@ -626,6 +658,12 @@ class Child:
                 pass
         self._active()
 
+    def _settle_live(self) -> None:
+        """The program is reading or drawing: other runs of its start must run on their own."""
+        if self._start is not None:
+            starts.settle(self._start, self, False)
+            self._start = None
+
     def _active(self) -> None:
         """Something happened (output, a question, a draw, our answer): the program is not
         stuck; CPU seconds towards 'stuck' count from here."""
@@ -644,6 +682,8 @@ class Child:
             while self._pending:
                 event = self._pending.pop(0)
                 self._sync_output(event.get("out", 0))
+                if event["ev"] in ("draw", "input"):
+                    self._settle_live()
                 if event["ev"] == "draw":
                     self._answer_draw(event)
                     if self._proc is None:          # the policy ended the run

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from . import harness, static
+from . import harness, starts, static
 from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import Submission, nothing_to_review
@@ -213,6 +213,7 @@ class KitPlugin:
 
     def pytest_sessionfinish(self, session):
         harness.current_owner = None
+        starts.forget()
 
     @pytest.fixture
     def result(self, request) -> CheckResult:
