@@ -15,29 +15,25 @@ from graders.engine.session import Session
 from graders.engine.submissions import from_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# A grading run spends most of its real time waiting: for a student's program to start, to
-# print, to answer. The modules that grade many submissions at once (one plugin.run call per
-# module, whether through grade() below or directly) therefore grade them in this many worker
-# processes at a time (plugin.run's `workers`), so that the cores stay busy while one
-# submission waits; verdicts do not change, each submission still runs alone in its process
-# with its own CPU budget. A plugin.run call with one submission stays in-process.
+# `make test` keeps every core busy on its own (pytest-xdist runs a module per core, and a
+# submission's runs go on side by side within its grading), so the tests grade in their own
+# process: worker processes (plugin.run's `workers`, GRADER_RUN_WORKERS for the command line)
+# would only add their start-up, about 0.5 CPU-s each (the whole suite took 408 CPU-s with
+# three workers per class, 378 without). test_run_workers and the busy part of test_load
+# grade in workers, which must give the same reports.
 GRADING_WORKERS = 3
-os.environ.setdefault("GRADER_RUN_WORKERS", str(GRADING_WORKERS))
-# A worker process costs about 0.6 CPU-seconds of its own (Python, pytest and the grader
-# imported, pytest set up for each handful): measured on eight PocoLoco references, 2.3 CPU-s
-# in this process against 4.2 in three workers. With the cores full that is time taken from
-# other tests, so grade() below grades a few submissions in this process and starts workers
-# only for a class of WORKERS_FROM or more.
-WORKERS_FROM = 12
+os.environ.pop("GRADER_RUN_WORKERS", None)
 # `make test` runs the modules on several workers, each module on one worker (xdist's
 # --dist loadscope, so a module's grading fixtures run once). Started longest first, no worker
-# is left with a long module after the others have finished. A module not named here comes
-# after these, in the usual order.
+# is left with a long module after the others have finished; the modules that mostly wait
+# (for a program's time limits, a sleep) come while the others still compute, so that no core
+# waits with them at the end. A module not named here comes after these, in the usual order.
 LONGEST_FIRST = ["test_pocoloco.py", "test_poker_dice.py", "test_sandbox.py",
                  "test_yahtzee.py", "test_ta_week.py", "test_platforms.py",
-                 "test_student_kit.py", "test_load.py", "test_inputs.py", "test_calls.py",
-                 "test_three_card_poker.py", "test_cli.py", "test_hilo.py", "test_layer.py",
-                 "test_html.py", "test_reports.py", "test_run_workers.py", "test_harness.py"]
+                 "test_student_kit.py", "test_harness.py", "test_starts.py", "test_load.py",
+                 "test_inputs.py", "test_calls.py", "test_three_card_poker.py", "test_cli.py",
+                 "test_hilo.py", "test_layer.py", "test_html.py", "test_reports.py",
+                 "test_run_workers.py", "test_studenttests.py", "test_objects.py"]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -47,15 +43,13 @@ def pytest_collection_modifyitems(config, items):
 
 
 def grade(assignment: str, paths: list[Path], names: list[str] | None = None,
-          workers: int | None = None):
+          workers: int = 1):
     """Grade several submissions in one pytest run; returns {student: SubmissionReport}.
-    ``workers``: plugin.run's; by default workers only for WORKERS_FROM submissions or more."""
+    ``workers``: plugin.run's (by default in this process)."""
     rubric = Rubric.load(assignment)
     subs = [from_path(Path(p), rubric.main_file, (names or [None] * len(paths))[i] or
                       f"{Path(p).parent.name}-{Path(p).name}-{i}")
             for i, p in enumerate(paths)]
-    if workers is None and len(subs) < WORKERS_FROM:
-        workers = 1
     reports = plugin.run(rubric, subs, GRADERS / assignment, workers=workers)
     return {r.student: r for r in reports}
 

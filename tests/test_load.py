@@ -21,8 +21,8 @@ import pytest
 from conftest import GRADING_WORKERS, KIT_ROOT, grade, scores
 from graders.engine.harness import Child, Limits, prepare_workdir
 
-QUIET_COPIES = 5
-BUSY_COPIES = 3
+QUIET_COPIES = 3
+BUSY_COPIES = 2
 BURNERS_PER_CORE = 4
 SUBMISSIONS = {
     "reference": KIT_ROOT / "reference" / "pocoloco" / "a5.py",
