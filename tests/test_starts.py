@@ -12,6 +12,7 @@ from graders.engine import harness, starts
 from graders.engine.harness import Child, Limits, prepare_workdir
 from graders.engine.session import Session
 
+QUICK = Limits(stuck_cpu_seconds=0.2)     # an endless loop is found after 0.2 CPU-s
 HANGS_AT_IMPORT = """
     print("loading the tables")
     while True:
@@ -46,7 +47,7 @@ def _folder(tmp_path, source: str, name: str = "prog.py"):
 def _run(workdir, args=None, limits=None, answer="Quillon") -> Child:
     """One run to its end, answering every question with ``answer``."""
     session = Session.start(workdir / "prog.py", workdir, args=args,
-                            limits=limits or Limits(stuck_cpu_seconds=0.5))
+                            limits=limits or QUICK)
     while session.wait() is not None:
         session.type(answer)
     session.close()
@@ -102,17 +103,17 @@ def test_other_arguments_files_or_owners_start_differently(owner, tmp_path, monk
 
 
 def test_a_smaller_cpu_limit_runs_on_its_own(owner, tmp_path):
-    _run(_folder(tmp_path / "a", HANGS_AT_IMPORT), limits=Limits(stuck_cpu_seconds=0.5))
+    _run(_folder(tmp_path / "a", HANGS_AT_IMPORT))
     # the same start, but the CPU verdict would come first: it cannot take the record
     later = _run(_folder(tmp_path / "b", HANGS_AT_IMPORT),
-                 limits=Limits(cpu_seconds=0.3, stuck_cpu_seconds=0.5))
+                 limits=Limits(cpu_seconds=0.1, stuck_cpu_seconds=0.2))
     assert not later.replayed and later.stopped_by == "cpu"
 
 
 def test_a_run_the_grader_closed_is_not_shared(owner, tmp_path):
     folders = [_folder(tmp_path / str(i), HANGS_AT_IMPORT) for i in range(2)]
     child = Child(folders[0] / "prog.py", workdir=folders[0],
-                  limits=Limits(stuck_cpu_seconds=0.5)).start()
+                  limits=QUICK).start()
     time.sleep(0.2)
     child.close()                                       # the grader gives up on its own
     assert not starts.repeatable(child)

@@ -108,8 +108,9 @@ def wait(start: Start) -> Record | None:
     began = time.monotonic()
     while not start.settled.wait(0.05):
         first, waited = start.first, time.monotonic() - began
-        running_for = first.elapsed
-        if waited > MAX_WAIT or (running_for > IDLE_AFTER and first._cpu < running_for / 2):
+        # its real time less the time it waited for a CPU (a busy machine is not idleness)
+        could_compute = first.elapsed - first.starved_seconds
+        if waited > MAX_WAIT or (could_compute > IDLE_AFTER and first._cpu < could_compute / 2):
             return None
     return start.record
 
