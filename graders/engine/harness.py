@@ -45,6 +45,7 @@ from .draws import DrawPolicy
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
 MAX_EVENT_LINE = 1_000_000      # bytes of one side-channel event (function results included)
 MIN_RUN_SECONDS = 0.5           # CPU seconds a run gets even when the budget is nearly spent
+TREE_EVERY = 0.2                # seconds between looks for new processes of a run
 MAX_STRETCH = 20.0              # a safety net fires after this many times its real time at most
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,24 +154,6 @@ def load_stretch() -> float:
         return max(1.0, os.getloadavg()[0] / cores)
     except OSError:
         return 1.0
-
-
-def tree_cpu_seconds(pid: int) -> float | None:
-    """CPU seconds used by a process and all its descendants, live or ended (a process's
-    ended children are in its own count once it has reaped them). The program runs a few
-    levels below the process the grader started when it is sandboxed."""
-    total, seen, todo = None, set(), [pid]
-    while todo and len(seen) < 4096:
-        current = todo.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        cpu = process_cpu_seconds(current)
-        if cpu is None:
-            continue
-        total = (total or 0.0) + cpu
-        todo += _children_of(current)
-    return total
 
 
 def process_tree(pid: int) -> list[int]:
@@ -476,6 +459,8 @@ class Child:
         self.owner = current_owner       # whose grading started this run (for the TA list)
         self._cpu = 0.0                  # CPU seconds used by the program, last reading
         self._cpu_read_at = 0.0
+        self._tree_pids: list[int] = []  # the run's processes, as last found
+        self._tree_read_at = 0.0
         self._cpu_moved_at = 0.0         # real time when the CPU reading last went up
         self._cpu_at_activity: float | None = 0.0   # None: take it at the next reading
         self._call_allowance = 0.0       # calls mode: CPU seconds a batch of calls may take
@@ -579,7 +564,7 @@ class Child:
         """Kill the whole process group and release the pipes (safe to call twice)."""
         if self._proc is None:
             return
-        self._read_cpu()                 # the whole tree, before it is taken apart
+        self._read_cpu(whole=True)       # the whole tree, before it is taken apart
         # the process group, and every process below the one started (a sandbox's processes
         # end with it anyway; without one, this catches children that left the group)
         for pid in [self._proc.pid] + process_tree(self._proc.pid)[1:]:
@@ -591,7 +576,7 @@ class Child:
             os.killpg(self._proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        self._read_cpu()                 # final: the process is dead but not yet reaped
+        self._read_cpu(whole=True)       # final: the process is dead but not yet reaped
         try:
             self._drain_output(0.0)
         except OSError:
@@ -706,7 +691,7 @@ class Child:
                 return event
             if not self._events_open:
                 self._drain_output(0.5)          # ends at once when the terminal closes
-                self._read_cpu()
+                self._read_cpu(whole=True)
                 if self._cpu >= self.limits.cpu_seconds:     # killed by the kernel's backstop
                     self._stop("cpu", self._cpu_message())
                     return None
@@ -818,12 +803,23 @@ class Child:
         return f"used more than {self.limits.cpu_seconds:g} CPU seconds in one run (an " \
                "endless loop, or far more work than the assignment needs?)"
 
-    def _read_cpu(self) -> float:
-        """Read the program's CPU seconds (the run's real time where /proc is missing)."""
+    def _read_cpu(self, whole: bool = False) -> float:
+        """Read the program's CPU seconds (the run's real time where /proc is missing);
+        ``whole``: look for new processes of the run first."""
         proc = self._proc                # another thread may close the run meanwhile
         if proc is None:
             return self._cpu
-        cpu = tree_cpu_seconds(proc.pid)
+        now = time.monotonic()
+        if whole or now - self._tree_read_at >= TREE_EVERY:
+            # the processes of the run, found again now and then (each walk reads every
+            # thread's list of children); in between only their own counts are read
+            self._tree_read_at = now
+            self._tree_pids = process_tree(proc.pid)
+        cpu = None
+        for pid in self._tree_pids:
+            used = process_cpu_seconds(pid)
+            if used is not None:
+                cpu = (cpu or 0.0) + used
         if cpu is None:             # no /proc: real time stands in; process gone: keep the last
             cpu = self._cpu if _HAVE_PROC else time.monotonic() - self.started
         if cpu > self._cpu:
