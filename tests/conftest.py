@@ -1,7 +1,10 @@
 """Shared helpers for the kit's tests."""
 from __future__ import annotations
 
+import contextlib
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -40,6 +43,32 @@ def pytest_collection_modifyitems(config, items):
     """The longest modules first (a stable sort: tests keep their order within a module)."""
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@contextlib.contextmanager
+def busy_machine(burners_per_core: int):
+    """``with busy_machine(4) as burners:`` a machine as busy as a shared CI machine gets, for
+    the work this thread starts from now on: it runs on one core, beside ``burners_per_core``
+    processes that only compute, on that core too. The other cores stay free for the rest of
+    the suite: the load takes one core's share instead of every core's (the burners' CPU
+    seconds grow with the cores they load). Where a thread cannot be kept to one core, there
+    are that many burners per core instead. The burners are handed over to check that they
+    kept running to the end."""
+    pinned = hasattr(os, "sched_setaffinity")
+    before = os.sched_getaffinity(0) if pinned else set()
+    if pinned:
+        os.sched_setaffinity(0, {max(before)})   # this thread; what it starts inherits it
+    cores = 1 if pinned else os.cpu_count() or 1
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+               for _ in range(burners_per_core * cores)]
+    try:
+        yield burners
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+        if pinned:
+            os.sched_setaffinity(0, before)
 
 
 def grade(assignment: str, paths: list[Path], names: list[str] | None = None,

@@ -5,12 +5,11 @@ modules that are not installed get stand-ins; call timeouts count CPU time."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
+from conftest import busy_machine
 from graders.engine.calls import MAX_STUCK, FunctionCalls
 from graders.engine.harness import prepare_workdir
 
@@ -250,12 +249,7 @@ def test_the_load_is_the_same_on_a_busy_machine(load):
 
     quiet = outcome()
     assert quiet == (True, [(3, "LoadStopped", True)], [5])
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
-    try:
+    with busy_machine(1) as burners:
         busy = outcome()
         assert all(burner.poll() is None for burner in burners)
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
     assert busy == quiet

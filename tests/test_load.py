@@ -1,8 +1,9 @@
 """Scores do not depend on how busy the machine is.
 
-The same submissions are graded several times on a quiet machine and again while many other
-processes keep every core busy (four per core: a load of at least four times the cores, on
-top of whatever else runs, as busy as a shared CI machine gets); every copy must get the same
+The same submissions are graded several times on a quiet machine and again on a busy one: the
+grading kept to one core, beside four processes that only compute on that core (a load of
+five on it, on top of whatever else runs there, as busy as a shared CI machine gets; see
+conftest.busy_machine); every copy must get the same
 score on every item, and no safety net of the grader may fire. Verdicts about a program use
 CPU seconds and counts, never real time (see harness.Limits); the real-time safety nets count
 real time less the time the runs waited for a CPU (harness.Stopwatch). The stuck program is
@@ -11,14 +12,11 @@ program and the grader, so on a busy machine it takes many times longer than on 
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from conftest import GRADING_WORKERS, KIT_ROOT, grade, scores
+from conftest import GRADING_WORKERS, KIT_ROOT, busy_machine, grade, scores
 from graders.engine.harness import Child, Limits, prepare_workdir
 
 QUIET_COPIES = 3
@@ -46,13 +44,6 @@ def _verdicts(report) -> tuple:
     return scores(report), sorted(v.item.id for v in report.not_judged)
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def _idle_run(tmp_path):
     """A program that waits for something the grader never sends, with a 1 s idle net."""
     path = tmp_path / "waits.py"
@@ -75,20 +66,13 @@ def _idle_run(tmp_path):
 @pytest.mark.timeout(1200)
 def test_same_scores_on_a_quiet_and_on_a_busy_machine(tmp_path):
     quiet = _grade_copies(QUIET_COPIES)
-    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-               for _ in range(BURNERS_PER_CORE * _cores())]
-    try:
-        # in worker processes: the busy part, and the CPU the burners take from the rest
-        # of the test run, last as short a time as it can
+    with busy_machine(BURNERS_PER_CORE) as burners:
+        # in worker processes, as `make grade` may run
         busy = _grade_copies(BUSY_COPIES, GRADING_WORKERS)
         # the nets still do their job on a busy machine: a program that waits on nothing
         # is stopped by the idle net (as the grader's problem, not the program's)
         idle = _idle_run(tmp_path)
         assert all(b.poll() is None for b in burners), "the load stopped before the end"
-    finally:
-        for burner in burners:
-            burner.kill()
-            burner.wait()
     assert quiet["reference"][0].score == 24
     assert quiet["stuck"][0].score > 0
     for kind in SUBMISSIONS:
