@@ -57,7 +57,13 @@ def busy_machine(burners_per_core: int):
     pinned = hasattr(os, "sched_setaffinity")
     before = os.sched_getaffinity(0) if pinned else set()
     if pinned:
-        os.sched_setaffinity(0, {max(before)})   # this thread; what it starts inherits it
+        # this thread, and what it starts from now on; each xdist worker its own core, so two
+        # busy parts that run at the same time do not share one core and leave another idle
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        available = sorted(before)
+        core = available[int(worker[2:]) % len(available)] if worker[2:].isdigit() \
+            else available[-1]
+        os.sched_setaffinity(0, {core})
     cores = 1 if pinned else os.cpu_count() or 1
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                for _ in range(burners_per_core * cores)]
