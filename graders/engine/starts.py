@@ -72,7 +72,7 @@ def key(child, owner: str | None) -> tuple | None:
         target = str(child.target)
     return (owner, child.python, target, tuple(child.args), child.module, child.policy.seed,
             type(child.policy).__name__, tuple(sorted(child.extra_env.items())),
-            tuple(child.paths), limits, _folder_digest(child.workdir))
+            tuple(child.paths), tuple(child.deny), limits, _folder_digest(child.workdir))
 
 
 def _folder_digest(folder) -> str:
