@@ -60,10 +60,9 @@ def busy_machine(burners_per_core: int):
         # this thread, and what it starts from now on; each xdist worker its own core, so two
         # busy parts that run at the same time do not share one core and leave another idle
         worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        index = int(worker[2:]) if worker[2:].isdigit() else -1
         available = sorted(before)
-        core = available[int(worker[2:]) % len(available)] if worker[2:].isdigit() \
-            else available[-1]
-        os.sched_setaffinity(0, {core})
+        os.sched_setaffinity(0, {available[index % len(available)]})
     cores = 1 if pinned else os.cpu_count() or 1
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
                for _ in range(burners_per_core * cores)]

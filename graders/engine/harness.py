@@ -548,7 +548,7 @@ class Child:
         """End at once as the first run of the same start ended (see ``starts``); its CPU
         seconds count against the budget as if this run had used them."""
         global _cpu_of_ended
-        self.log.extend(Event(e.kind, e.text, dict(e.data)) for e in record.log)
+        self.log.extend(Event(kind, text, dict(data)) for kind, text, data in record.log)
         self.outcome = dict(record.outcome)
         self.stopped_by = record.stopped_by
         self.output_bytes = record.output_bytes
@@ -601,9 +601,7 @@ class Child:
                 _cpu_of_ended += self._cpu
                 _starved_of_ended += self.starved_seconds
                 _wall_of_ended += self.ended - self.started
-        if self._start is not None:
-            starts.settle(self._start, self, starts.repeatable(self))
-            self._start = None
+        self._settle_start(starts.repeatable(self))
 
     @property
     def running(self) -> bool:
@@ -612,12 +610,12 @@ class Child:
     # ------------------------------------------------------------------ talking
     def send_line(self, text: str) -> None:
         """Type one line of input (our answer) into the program's terminal."""
-        self._settle_live()
+        self._settle_start(False)
         self.log.append(Event("answer", text))
         self._write_tty((text + "\n").encode("utf-8"))
 
     def send_eof(self) -> None:
-        self._settle_live()
+        self._settle_start(False)
         self.log.append(Event("eof"))
         self._write_tty(b"\x04")
 
@@ -643,10 +641,11 @@ class Child:
                 pass
         self._active()
 
-    def _settle_live(self) -> None:
-        """The program is reading or drawing: other runs of its start must run on their own."""
+    def _settle_start(self, repeatable: bool) -> None:
+        """Tell the later runs of this start (if this is its first) how it went: it ended
+        before reading anything (``repeatable``), or it reads or draws, so they run too."""
         if self._start is not None:
-            starts.settle(self._start, self, False)
+            starts.settle(self._start, self, repeatable)
             self._start = None
 
     def _active(self) -> None:
@@ -668,7 +667,7 @@ class Child:
                 event = self._pending.pop(0)
                 self._sync_output(event.get("out", 0))
                 if event["ev"] in ("draw", "input"):
-                    self._settle_live()
+                    self._settle_start(False)
                 if event["ev"] == "draw":
                     self._answer_draw(event)
                     if self._proc is None:          # the policy ended the run

@@ -38,7 +38,7 @@ REPEATABLE_STOPS = {None, "cpu", "stuck", "output", "files", "ended"}
 class Record:
     """How the first run of a start ended, before it asked or drew anything."""
 
-    log: list
+    log: list[tuple[str, str, dict]]     # (kind, text, data) of each event
     outcome: dict
     stopped_by: str | None
     output_bytes: int
@@ -128,7 +128,7 @@ def settle(start: Start | None, child, repeatable: bool) -> None:
     if start is None or start.settled.is_set():
         return
     if repeatable:
-        start.record = Record([type(e)(e.kind, e.text, dict(e.data)) for e in child.log],
+        start.record = Record([(e.kind, e.text, dict(e.data)) for e in child.log],
                               dict(child.outcome), child.stopped_by, child.output_bytes,
                               child._cpu, child.elapsed, child.limits.cpu_seconds)
     start.settled.set()
