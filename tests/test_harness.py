@@ -222,6 +222,17 @@ def test_budget_counts_cpu_seconds_of_the_runs(run_program):
     assert not budget.wall_ran_out
 
 
+def test_a_short_run_counts_its_cpu_when_its_processes_are_gone_before_the_last_look(
+        run_program, monkeypatch):
+    # on a busy machine the sandbox's processes may all have ended, uncounted, by the time the
+    # grader reads them: the CPU the program reported as it ended still counts
+    import graders.engine.harness as harness
+    monkeypatch.setattr(harness, "process_cpu_seconds", lambda pid: 0.0)
+    budget = Budget(5.0)
+    run_program("i = 0\nwhile i < 3_000_000:\n    i += 1\nprint(i, 'counted')\n")
+    assert 0.05 < budget.cpu_used < 3.0
+
+
 def test_runaway_output_is_stopped(run_program):
     session = run_program("while True:\n    print('rolling...')\n",
                           limits=Limits(output_bytes=50_000))

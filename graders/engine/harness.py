@@ -680,6 +680,7 @@ class Child:
                                           event.get("command", ""), event))
                     continue
                 if event["ev"] == "exit":
+                    self._take_reported_cpu(event.get("cpu"))
                     self.outcome = event
                     self.log.append(Event("exit", event.get("status", ""), event))
                     self._drain_output(0.01)     # output was already synced by byte count
@@ -826,6 +827,16 @@ class Child:
             self._starved_at_cpu_move = self.starved_seconds
             self._cpu = cpu
         return self._cpu
+
+    def _take_reported_cpu(self, reported) -> None:
+        """The CPU seconds the program reported as it ended. The processes around it may be
+        reaped before the last read (a short run on a busy machine then looked free); the
+        count only ever grows, so a program reporting less than was measured gains nothing."""
+        if isinstance(reported, (int, float)) and math.isfinite(reported) and \
+                reported > self._cpu:
+            self._cpu = float(reported)
+            self._cpu_moved_at = time.monotonic()
+            self._starved_at_cpu_move = self.starved_seconds
 
     def _stop(self, reason: str, message: str, grader_problem: bool = False) -> bool:
         """End the run on a limit. ``grader_problem``: a wall-clock safety net, which says
