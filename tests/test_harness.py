@@ -233,6 +233,28 @@ def test_a_short_run_counts_its_cpu_when_its_processes_are_gone_before_the_last_
     assert 0.05 < budget.cpu_used < 3.0
 
 
+def test_a_main_defined_but_never_called_is_called_once(run_program):
+    session = run_program("def main():\n    print('main ran')\n")
+    assert session.transcript.text.count("main ran") == 1
+    assert any("never called" in m.text for m in session.transcript.marks if m.kind == "note")
+    called = run_program("def main():\n    print('main ran')\n\n\nmain()\n")
+    assert called.transcript.text.count("main ran") == 1
+    assert not any(m.kind == "note" for m in called.transcript.marks)
+
+
+def test_the_program_runs_without_a_profile_hook(run_program):
+    # a profile hook made every call about five times slower than at home, and the CPU
+    # verdicts count that time: a game at the top level, or the lines before main(), ran
+    # under one while the kit watched for main()
+    top_level = run_program("import sys\nprint('hook:', sys.getprofile())\n")
+    assert "hook: None" in top_level.transcript.text
+    before_main = run_program("import sys\nprint('hook:', sys.getprofile())\n\n\n"
+                              "def main():\n    print('in main:', sys.getprofile())\n\n\n"
+                              "main()\n")
+    assert "hook: None" in before_main.transcript.text
+    assert "in main: None" in before_main.transcript.text
+
+
 def test_runaway_output_is_stopped(run_program):
     session = run_program("while True:\n    print('rolling...')\n",
                           limits=Limits(output_bytes=50_000))
