@@ -8,7 +8,9 @@ Reports, with the targets for a 2-core machine in brackets:
   2. a class folder with `grade-all`, per submission                     [<= 0.5 s]
   3. overhead: the grader's PocoLoco scenario runs vs. the same answers piped to the same
      program with the same dice, without the grader (the median of 5)    [<= 1.3x]
-  4. a program that hangs, as the worst case per submission              [<= 5 s]
+  4. a program that hangs, as the worst case per submission              [<= 5 s]:
+     an endless loop of rolls in one game, and a program stuck without output in
+     every game (PocoLoco, Poker Dice)
   5. isolation: the cost of the bubblewrap sandbox per run and per grade command
      (the same runs with GRADER_SANDBOX=off)
 
@@ -85,6 +87,23 @@ def single(path: str, repeats: int = 5, env: dict[str, str] | None = None,
            assignment: str = "pocoloco") -> float:
     """The median of ``grade_times``."""
     return statistics.median(grade_times(path, repeats, env, assignment))
+
+
+def stuck_everywhere(tmp: Path) -> dict[str, Path]:
+    """The PocoLoco and Poker Dice references with an endless loop that prints nothing where
+    every game passes (Round 2; the first answer): assignment -> submission."""
+    loops = {"pocoloco": ("a5.py", '    """Play one full round and update chips."""\n',
+                          "    while round_number == 2:\n        pass\n"),
+             "poker_dice": ("project.py", "        answer = input(prompt).strip()\n",
+                            "        while answer:\n            pass\n")}
+    made = {}
+    for name, (file, where, loop) in loops.items():
+        folder = Path(shutil.copytree(KIT / "reference" / name, tmp / name))
+        text = (folder / file).read_text(encoding="utf-8")
+        assert where in text, f"{name}: the place for the loop is gone from {file}"
+        (folder / file).write_text(text.replace(where, where + loop, 1), encoding="utf-8")
+        made[name] = folder / file if name == "pocoloco" else folder
+    return made
 
 
 def machine() -> str:
@@ -207,7 +226,14 @@ def main() -> None:
           f"without it: {graded / plain:.2f}x (median of "
           f"{', '.join(f'{g / p:.2f}x' for g, p in rounds)})   [target <= 1.3x]")
     hang = KIT / "demo_submissions/pocoloco/taylorchris_67890_12345_a5.py"
-    print(f"4. a hanging program: {single(str(hang), 1):.1f} s   [target <= 5 s]")
+    print(f"4. a hanging program: {single(str(hang), 1):.1f} s (an endless loop of rolls in one "
+          "game, from the demo class)   [target <= 5 s]")
+    with tempfile.TemporaryDirectory() as tmp:
+        stuck = {name: single(str(path), 1, assignment=name)
+                 for name, path in stuck_everywhere(Path(tmp)).items()}
+    print(f"   stuck without output in every game (each run stops after its CPU seconds "
+          f"without activity): PocoLoco {stuck['pocoloco']:.1f} s, Poker Dice "
+          f"{stuck['poker_dice']:.1f} s (until its budget of CPU seconds is used up)")
     isolation = sandbox.status()
     if not isolation.active:
         print(f"5. isolation: none here ({isolation.why_not}); nothing to compare")
