@@ -8,6 +8,7 @@ import threading
 
 from graders.engine.calls import FunctionCalls
 from graders.engine.draws import ScriptedDice
+from graders.engine import harness
 from graders.engine.harness import Child, Limits, prepare_workdir, take_grader_problems
 from graders.engine.plugin import Budget
 from graders.engine.rubric import KIT_ROOT
@@ -226,7 +227,6 @@ def test_a_short_run_counts_its_cpu_when_its_processes_are_gone_before_the_last_
         run_program, monkeypatch):
     # on a busy machine the sandbox's processes may all have ended, uncounted, by the time the
     # grader reads them: the CPU the program reported as it ended still counts
-    import graders.engine.harness as harness
     monkeypatch.setattr(harness, "process_cpu_seconds", lambda pid: 0.0)
     budget = Budget(5.0)
     run_program("i = 0\nwhile i < 3_000_000:\n    i += 1\nprint(i, 'counted')\n")

@@ -822,21 +822,22 @@ class Child:
                 cpu = (cpu or 0.0) + used
         if cpu is None:             # no /proc: real time stands in; process gone: keep the last
             cpu = self._cpu if _HAVE_PROC else time.monotonic() - self.started
+        self._count_cpu(cpu)
+        return self._cpu
+
+    def _count_cpu(self, cpu: float) -> None:
+        """Take a reading of the run's CPU seconds: the count only ever grows."""
         if cpu > self._cpu:
             self._cpu_moved_at = time.monotonic()
             self._starved_at_cpu_move = self.starved_seconds
             self._cpu = cpu
-        return self._cpu
 
     def _take_reported_cpu(self, reported) -> None:
         """The CPU seconds the program reported as it ended. The processes around it may be
-        reaped before the last read (a short run on a busy machine then looked free); the
-        count only ever grows, so a program reporting less than was measured gains nothing."""
-        if isinstance(reported, (int, float)) and math.isfinite(reported) and \
-                reported > self._cpu:
-            self._cpu = float(reported)
-            self._cpu_moved_at = time.monotonic()
-            self._starved_at_cpu_move = self.starved_seconds
+        reaped before the last read (a short run on a busy machine then looked free); as the
+        count only grows, a program reporting less than was measured gains nothing."""
+        if isinstance(reported, (int, float)) and math.isfinite(reported):
+            self._count_cpu(float(reported))
 
     def _stop(self, reason: str, message: str, grader_problem: bool = False) -> bool:
         """End the run on a limit. ``grader_problem``: a wall-clock safety net, which says
