@@ -126,6 +126,34 @@ def test_endless_loop_without_output_is_stopped_after_cpu_seconds(run_program):
     assert 0.5 <= session.child.cpu_seconds < 2.0
 
 
+def test_a_submission_found_stuck_once_is_judged_stuck_sooner(run_program, monkeypatch):
+    """Its later runs get the shorter limit (say why); other submissions and a new grading
+    session do not, nor runs that opt out (None)."""
+    looping = "input('Ready? ')\nwhile True:\n    pass\n"    # asks first: runs are not shared
+    limits = Limits(stuck_cpu_seconds=0.4, stuck_again_cpu_seconds=0.1)
+
+    def run(owner, limits=limits):
+        monkeypatch.setattr(harness, "current_owner", owner)
+        session = run_program(looping, answers=["y"], limits=limits)
+        assert session.transcript.outcome["limit"] == "stuck"
+        return session.child.cpu_seconds, session.transcript.ended_how
+
+    harness.forget_stuck_owners()
+    try:
+        first, first_says = run("ann")
+        again, again_says = run("ann")
+        other, _ = run("bob")
+        opted_out, _ = run("ann", Limits(stuck_cpu_seconds=0.4, stuck_again_cpu_seconds=None))
+        harness.forget_stuck_owners()
+        next_session, _ = run("ann")
+    finally:
+        harness.forget_stuck_owners()
+    assert min(first, other, opted_out, next_session) >= 0.4
+    assert 0.1 <= again < 0.35, again
+    assert "computed for 0.1 CPU seconds" in again_says and "stuck already" in again_says
+    assert "computed for 0.4 CPU seconds" in first_says and "stuck already" not in first_says
+
+
 def test_too_much_cpu_for_the_whole_run_is_a_verdict(run_program):
     # prints all the time (never stuck), but computes far more than any game needs
     session = run_program("""

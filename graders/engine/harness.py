@@ -64,6 +64,9 @@ class Limits:
 
     cpu_seconds: float = 6.0        # verdict: CPU seconds for the whole run (took too long)
     stuck_cpu_seconds: float = 1.5  # verdict: CPU seconds with nothing printed, asked or drawn
+    # the same verdict once another run of the same submission was stopped as stuck (None:
+    # never shorter); see Child._stuck_seconds
+    stuck_again_cpu_seconds: float | None = 0.5
     memory_mb: int = 768
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
@@ -90,6 +93,13 @@ _grader_problems: list[tuple[str | None, str]] = []
 _starved_of_ended = 0.0                          # seconds ended runs waited for a CPU
 _wall_of_ended = 0.0                             # their real seconds
 current_owner: str | None = None    # set by the plugin: whose runs are being started
+_stuck_owners: set[str] = set()     # owners one of whose runs was stopped as stuck
+
+
+def forget_stuck_owners() -> None:
+    """A grading session is over: no owner has been stuck yet in the next one."""
+    with _meter_lock:
+        _stuck_owners.clear()
 
 
 def process_cpu_seconds(pid: int) -> float | None:
@@ -793,11 +803,34 @@ class Child:
             self._cpu_at_activity = cpu
         if cpu >= self.limits.cpu_seconds:
             return self._stop("cpu", self._cpu_message())
-        stuck = max(self.limits.stuck_cpu_seconds, self._call_allowance)
+        stuck, again = self._stuck_seconds()
         if cpu - self._cpu_at_activity >= stuck:
+            if self.owner is not None:
+                with _meter_lock:
+                    _stuck_owners.add(self.owner)
+            because = "; another run of this program was stuck already, so the grader " \
+                "waited less this time" if again else ""
             return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
-                                       "asking or rolling anything (an endless loop?)")
+                                       f"asking or rolling anything (an endless loop?{because})")
         return True
+
+    def _stuck_seconds(self) -> tuple[float, bool]:
+        """CPU seconds of silence that make this run stuck, and whether the shorter limit for
+        a submission already seen stuck applies.
+
+        Interpretation: a program found in an endless loop once is judged again sooner
+        (``Limits.stuck_again_cpu_seconds``). A game that is not stuck prints, asks or rolls
+        within hundredths of a CPU second, so the shorter limit costs no marks a TA would give,
+        while a program stuck in every game no longer costs the full limit in each of them.
+        A batch of function calls keeps its own allowance (each call has its own timer)."""
+        stuck, again = self.limits.stuck_cpu_seconds, self.limits.stuck_again_cpu_seconds
+        shorter = again is not None and again < stuck and self.owner is not None \
+            and self.owner in _stuck_owners
+        if shorter:
+            stuck = again
+        if self._call_allowance > stuck:
+            return self._call_allowance, False
+        return stuck, shorter
 
     def _cpu_message(self) -> str:
         return f"used more than {self.limits.cpu_seconds:g} CPU seconds in one run (an " \

@@ -213,6 +213,7 @@ class KitPlugin:
 
     def pytest_sessionfinish(self, session):
         harness.current_owner = None
+        harness.forget_stuck_owners()
         starts.forget()
 
     @pytest.fixture

@@ -187,8 +187,9 @@ def _run(base: Path, results_file: str, folders: list[str], budget,
     child = Child(base / "kit_run_tests.py", workdir=base, budget=budget,
                   args=[results_file, str(PER_TEST_SECONDS), bytecode,
                         evidence.plan.test_file] + folders,
+                  # pytest collects and runs silently: never the shorter stuck limit
                   limits=Limits(cpu_seconds=12, stuck_cpu_seconds=PER_TEST_SECONDS + 1.5,
-                                idle_seconds=10),
+                                stuck_again_cpu_seconds=None, idle_seconds=10),
                   paths=paths + [bytecode] * (bytecode != "-"))
     session = Session(child.start())
     while session.wait() is not None:
