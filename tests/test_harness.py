@@ -11,6 +11,7 @@ from graders.engine.draws import ScriptedDice
 from graders.engine import harness
 from graders.engine.harness import Child, Limits, prepare_workdir, take_grader_problems
 from graders.engine.plugin import Budget
+from graders.engine.session import Session
 from graders.engine.rubric import KIT_ROOT
 
 
@@ -152,6 +153,61 @@ def test_a_submission_found_stuck_once_is_judged_stuck_sooner(run_program, monke
     assert 0.1 <= again < 0.35, again
     assert "computed for 0.1 CPU seconds" in again_says and "stuck already" in again_says
     assert "computed for 0.4 CPU seconds" in first_says and "stuck already" not in first_says
+
+
+def _side_by_side(tmp_path, source: str, limits: Limits, runs: int = 3) -> list:
+    """``runs`` runs of one submission started together (answering 'y' to every question);
+    their sessions once all have ended."""
+    sessions = [None] * runs
+
+    def run(index):
+        folder = tmp_path / f"run{index}"
+        folder.mkdir(parents=True)
+        (folder / "prog.py").write_text(textwrap.dedent(source))
+        session = Session.start(folder / "prog.py", folder, limits=limits)
+        while session.wait() is not None:
+            session.answer("y")
+        session.close()
+        sessions[index] = session
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(runs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return sessions
+
+
+def test_runs_computing_silently_side_by_side_take_turns(tmp_path, monkeypatch):
+    """Stuck in every run: only one run pays the full limit, the others the shorter one.
+    Slow but not stuck: every run finishes, as if the runs had been made one by one."""
+    limits = Limits(stuck_cpu_seconds=0.6, stuck_again_cpu_seconds=0.15)
+    monkeypatch.setattr(harness, "current_owner", "ann")
+    harness.forget_stuck_owners()
+    try:
+        looping = _side_by_side(tmp_path / "loops", """
+            input("Ready? ")
+            while True:
+                pass
+        """, limits)
+        harness.forget_stuck_owners()
+        slow = _side_by_side(tmp_path / "slow", """
+            import time
+            input("Ready? ")
+            start = time.process_time()
+            while time.process_time() - start < 0.4:      # silent, but less than 0.6 s
+                pass
+            print("done")
+        """, limits)
+    finally:
+        harness.forget_stuck_owners()
+    outcomes = [s.transcript.outcome.get("limit") for s in looping]
+    assert outcomes == ["stuck"] * 3
+    cpu = sorted(s.child.cpu_seconds for s in looping)
+    assert cpu[-1] >= 0.6 and cpu[1] < 0.35, cpu      # without turns: all three near 0.6
+    for session in slow:
+        assert session.transcript.outcome["status"] == "finished", session.transcript.ended_how
+        assert "done" in session.transcript.text
 
 
 def test_too_much_cpu_for_the_whole_run_is_a_verdict(run_program):

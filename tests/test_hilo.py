@@ -217,8 +217,9 @@ def test_prompts_are_told_apart_by_their_last_question():
 
 # ----------------------------------------------------------------------------- the kit's files
 def _imported_modules(args: list[str], stdin: str) -> set[str]:
-    """Top-level modules a Python run imports (from -X importtime)."""
-    finished = subprocess.run([sys.executable, "-X", "importtime", *args], input=stdin,
+    """Top-level modules a Python run imports (from -X importtime); -B: no __pycache__ is
+    left in the kit's folders (the student kit is built from the template's folder)."""
+    finished = subprocess.run([sys.executable, "-B", "-X", "importtime", *args], input=stdin,
                               capture_output=True, text=True, timeout=60)
     assert finished.returncode == 0, finished.stderr[-2000:]
     names = set()

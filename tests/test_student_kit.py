@@ -85,7 +85,8 @@ def reference_lines(assignment: str) -> set[str]:
     """Lines of the reference solution that the template and the handout do not show."""
     given = set()
     for path in (KIT_ROOT / "student_template" / assignment).glob("*"):
-        given |= lines_of(path.read_text(encoding="utf-8"))
+        if path.is_file():          # as the kit takes them (a __pycache__ folder is not)
+            given |= lines_of(path.read_text(encoding="utf-8"))
     given |= lines_of((KIT_ROOT / "assignments" / assignment / "handout.md").read_text())
     found = set()
     for path in (KIT_ROOT / "reference" / assignment).rglob("*.py"):

@@ -46,6 +46,7 @@ BOOT = Path(__file__).with_name("boot") / "kitboot.py"
 MAX_EVENT_LINE = 1_000_000      # bytes of one side-channel event (function results included)
 MIN_RUN_SECONDS = 0.5           # CPU seconds a run gets even when the budget is nearly spent
 TREE_EVERY = 0.2                # seconds between looks for new processes of a run
+TURN_UNWATCHED = 1.0            # seconds a silent run's turn lasts when its checks stop
 MAX_STRETCH = 20.0              # a safety net fires after this many times its real time at most
 KIT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,7 +67,7 @@ class Limits:
     stuck_cpu_seconds: float = 1.5  # verdict: CPU seconds with nothing printed, asked or drawn
     # the same verdict once another run of the same submission was stopped as stuck (None:
     # never shorter); see Child._stuck_seconds
-    stuck_again_cpu_seconds: float | None = 0.5
+    stuck_again_cpu_seconds: float | None = 0.3
     memory_mb: int = 768
     output_bytes: int = 1_500_000
     file_bytes: int = 8_000_000
@@ -94,12 +95,14 @@ _starved_of_ended = 0.0                          # seconds ended runs waited for
 _wall_of_ended = 0.0                             # their real seconds
 current_owner: str | None = None    # set by the plugin: whose runs are being started
 _stuck_owners: set[str] = set()     # owners one of whose runs was stopped as stuck
+_silent_turn: dict[str, "Child"] = {}  # owner -> its run computing silently while others wait
 
 
 def forget_stuck_owners() -> None:
     """A grading session is over: no owner has been stuck yet in the next one."""
     with _meter_lock:
         _stuck_owners.clear()
+        _silent_turn.clear()
 
 
 def process_cpu_seconds(pid: int) -> float | None:
@@ -474,6 +477,7 @@ class Child:
         self._cpu_moved_at = 0.0         # real time when the CPU reading last went up
         self._cpu_at_activity: float | None = 0.0   # None: take it at the next reading
         self._call_allowance = 0.0       # calls mode: CPU seconds a batch of calls may take
+        self._paused_at: float | None = None   # real time this run was paused (_take_turns)
         # the safety nets' count of starvation (see Stopwatch): seconds this run's processes
         # and the grader's thread driving it waited for a CPU, and the readings it grows from
         self.starved_seconds = 0.0
@@ -574,6 +578,7 @@ class Child:
         """Kill the whole process group and release the pipes (safe to call twice)."""
         if self._proc is None:
             return
+        self._end_turn()
         self._read_cpu(whole=True)       # the whole tree, before it is taken apart
         # the process group, and every process below the one started (a sandbox's processes
         # end with it anyway; without one, this catches children that left the group)
@@ -664,6 +669,7 @@ class Child:
         self._last_activity = time.monotonic()
         self._starved_at_activity = self.starved_seconds
         self._cpu_at_activity = None
+        self._end_turn()
 
     # ------------------------------------------------------------------ reading
     def next_event(self) -> dict | None:
@@ -742,7 +748,10 @@ class Child:
         return self._check_safety_nets()
 
     def _check_safety_nets(self) -> bool:
-        """The real-time nets, counted without the time the run waited for a CPU."""
+        """The real-time nets, counted without the time the run waited for a CPU (or was
+        paused while another run of the program took its turn)."""
+        if self._paused_at is not None:
+            return True
         self._note_starvation()
         limits = self.limits
         if self._past(self.started, 0.0, limits.wall_net):
@@ -812,7 +821,64 @@ class Child:
                 "waited less this time" if again else ""
             return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
                                        f"asking or rolling anything (an endless loop?{because})")
+        self._take_turns(cpu - self._cpu_at_activity)
         return True
+
+    def _take_turns(self, silence: float) -> None:
+        """Runs of one submission computing silently take turns.
+
+        Interpretation: once a run has computed for ``stuck_again_cpu_seconds`` without
+        printing, asking or rolling, it goes on only if no other run of the same submission
+        is doing so; otherwise it is paused (SIGSTOP) until that run's verdict. Stuck: the
+        program is known to loop, and the paused run is judged with the shorter limit at
+        once. Active again or ended: the paused run resumes where it was. So a program stuck
+        in every game pays the full limit once, not once per game played side by side, and a
+        slow but correct program gets the same verdicts as if its runs were made one by one.
+        Paused time is not real time for the safety nets."""
+        again = self.limits.stuck_again_cpu_seconds
+        if again is None or self.owner is None or self._call_allowance > 0 or \
+                self._proc is None or silence < again:
+            return
+        with _meter_lock:
+            holder = _silent_turn.get(self.owner)
+            # a holder nobody is looking at (its thread waits elsewhere) gives up its turn
+            if holder is None or holder is self or holder._proc is None or \
+                    time.monotonic() - holder._cpu_read_at > TURN_UNWATCHED:
+                _silent_turn[self.owner] = holder = self
+        if holder is self:
+            self._resume()
+        elif self._paused_at is None:
+            self._signal_tree(signal.SIGSTOP)
+            self._paused_at = time.monotonic()
+
+    def _end_turn(self) -> None:
+        """This run is no longer computing silently: another may take its turn."""
+        if self.owner is not None and _silent_turn.get(self.owner) is self:
+            with _meter_lock:
+                if _silent_turn.get(self.owner) is self:
+                    del _silent_turn[self.owner]
+        self._resume()
+
+    def _resume(self) -> None:
+        """Continue a paused run; the real time it was paused is not counted by the nets."""
+        if self._paused_at is None:
+            return
+        paused = time.monotonic() - self._paused_at
+        self._paused_at = None
+        self.started += paused
+        self._last_activity += paused
+        self._cpu_moved_at += paused
+        self._signal_tree(signal.SIGCONT)
+
+    def _signal_tree(self, signum: int) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        for pid in [proc.pid] + process_tree(proc.pid)[1:]:
+            try:
+                os.kill(pid, signum)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def _stuck_seconds(self) -> tuple[float, bool]:
         """CPU seconds of silence that make this run stuck, and whether the shorter limit for
