@@ -12,7 +12,7 @@ import pytest
 
 from graders.cli import GRADERS
 from graders.engine import plugin
-from graders.engine.harness import Limits, prepare_workdir
+from graders.engine.harness import Limits, prepare_workdir, remove_folder
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.engine.session import Session
 from graders.engine.submissions import from_path
@@ -101,11 +101,15 @@ def objective(report) -> dict[str, tuple[float, float]]:
 def run_program(tmp_path):
     """run_program(source, answers=..., policy=..., limits=...) -> Session after the run.
 
-    ``answers`` is a list of intents typed in order (then EOF)."""
+    ``answers`` is a list of intents typed in order (then EOF). The run folders are removed
+    when the test is over."""
+    folders = []
+
     def run(source: str, answers=(), policy=None, limits=None, args=None):
         path = tmp_path / "prog.py"
         path.write_text(textwrap.dedent(source))
         workdir = prepare_workdir([path])
+        folders.append(workdir)
         session = Session.start(workdir / "prog.py", workdir, policy=policy,
                                 limits=limits or Limits(wall_seconds=8), args=args)
         queue = list(answers)
@@ -116,7 +120,9 @@ def run_program(tmp_path):
                 session.end_input()
         session.close()
         return session
-    return run
+    yield run
+    for folder in folders:
+        remove_folder(folder)
 
 
 def item_text(verdict) -> str:

@@ -21,7 +21,7 @@ from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_stud
 
 from graders.engine import loaded as cards
 from graders.engine import plugin, readability, static, submissions
-from graders.engine.harness import prepare_workdir
+from graders.engine.harness import prepare_workdir, remove_folder
 from graders.engine.loaded import LoadedCards, PlayingCard
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.hilo import console, functions
@@ -136,7 +136,10 @@ def test_every_game_deals_the_planned_cards(name):
     assert len(order) == 52
     for plan in console.PLANS:
         workdir = prepare_workdir(dict(submission.files))
-        run = console.play(workdir / "hilo.py", workdir, plan, [order])
+        try:
+            run = console.play(workdir / "hilo.py", workdir, plan, [order])
+        finally:
+            remove_folder(workdir)
         guesses = [step for step in run.steps if step.kind == "guess"]
         assert run.ended and guesses, (plan.name, run.problem)
         assert run.off_plan == 0, plan.name
