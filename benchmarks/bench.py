@@ -231,9 +231,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         stuck = {name: single(str(path), 1, assignment=name)
                  for name, path in stuck_everywhere(Path(tmp)).items()}
-    print(f"   stuck without output in every game (each run stops after its CPU seconds "
-          f"without activity): PocoLoco {stuck['pocoloco']:.1f} s, Poker Dice "
-          f"{stuck['poker_dice']:.1f} s (until its budget of CPU seconds is used up)")
+    print(f"   stuck without output in every game (one run stops after 1.5 CPU seconds "
+          f"without activity, the others after 0.3): PocoLoco {stuck['pocoloco']:.1f} s, "
+          f"Poker Dice {stuck['poker_dice']:.1f} s   [target <= 5 s]")
     isolation = sandbox.status()
     if not isolation.active:
         print(f"5. isolation: none here ({isolation.why_not}); nothing to compare")
