@@ -817,7 +817,7 @@ class Child:
             if self.owner is not None:
                 with _meter_lock:
                     _stuck_owners.add(self.owner)
-            because = "; another run of this program was stuck already, so the grader " \
+            because = " Another run of this program was stuck already, so the grader " \
                 "waited less this time" if again else ""
             return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
                                        f"asking or rolling anything (an endless loop?{because})")
