@@ -7,11 +7,12 @@ from its wording: name, chips, "read the rules?", roll again, which dice, contin
 from __future__ import annotations
 
 import re
-import shutil
 from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
 
 from graders.engine import answers
-from graders.engine.harness import Limits, prepare_workdir
+from graders.engine.harness import Limits, run_folder
 from graders.engine.session import Session
 from graders.engine.transcript import Transcript
 
@@ -169,8 +170,13 @@ def _just_said_yes(decisions: list[Decision], session: Session) -> bool:
 
 
 def play(files: dict, scenario: Scenario, seconds: float) -> Game:
-    """Run one scenario; never raises for the student's failures."""
-    workdir = prepare_workdir(files)
+    """Run one scenario in a fresh run folder, removed afterwards (everything needed is in
+    the transcript); never raises for the student's failures."""
+    with run_folder(SimpleNamespace(files=files), "games") as workdir:
+        return _play_in(workdir, scenario, seconds)
+
+
+def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
     main = workdir / "a5.py"
     policy = PocoPolicy(HUMAN, scenario.plan, scenario.chips)
     policy.stop_at_round = scenario.rounds
@@ -235,7 +241,6 @@ def play(files: dict, scenario: Scenario, seconds: float) -> Game:
                                   human_round, human_rolls, max(prompt.repeats, retry),
                                   meaning, prompt.context, retry))
     session.close()
-    shutil.rmtree(workdir, ignore_errors=True)      # everything needed is in the transcript
     transcript = session.transcript
     stopped_early = session.child.stopped_by == "enough"
     return Game(scenario, transcript, decisions, policy, session.child.elapsed, stopped_early)
