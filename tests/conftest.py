@@ -97,19 +97,32 @@ def objective(report) -> dict[str, tuple[float, float]]:
     return {v.item.id: (v.score, v.item.points) for v in report.verdicts if not v.item.review}
 
 
+_TEST_RUN_FOLDERS: list[Path] = []      # made by the running test (fresh_run_folder)
+
+
+def fresh_run_folder(files, extra=None) -> Path:
+    """A run folder (harness.prepare_workdir's), removed when the test is over."""
+    _TEST_RUN_FOLDERS.append(prepare_workdir(files, extra))
+    return _TEST_RUN_FOLDERS[-1]
+
+
+@pytest.fixture(autouse=True)
+def _remove_fresh_run_folders():
+    yield
+    while _TEST_RUN_FOLDERS:
+        remove_folder(_TEST_RUN_FOLDERS.pop())
+
+
 @pytest.fixture
 def run_program(tmp_path):
     """run_program(source, answers=..., policy=..., limits=...) -> Session after the run.
 
     ``answers`` is a list of intents typed in order (then EOF). The run folders are removed
     when the test is over."""
-    folders = []
-
     def run(source: str, answers=(), policy=None, limits=None, args=None):
         path = tmp_path / "prog.py"
         path.write_text(textwrap.dedent(source))
-        workdir = prepare_workdir([path])
-        folders.append(workdir)
+        workdir = fresh_run_folder([path])
         session = Session.start(workdir / "prog.py", workdir, policy=policy,
                                 limits=limits or Limits(wall_seconds=8), args=args)
         queue = list(answers)
@@ -120,9 +133,7 @@ def run_program(tmp_path):
                 session.end_input()
         session.close()
         return session
-    yield run
-    for folder in folders:
-        remove_folder(folder)
+    return run
 
 
 def item_text(verdict) -> str:

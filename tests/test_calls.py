@@ -9,9 +9,8 @@ import textwrap
 
 import pytest
 
-from conftest import busy_machine
+from conftest import busy_machine, fresh_run_folder
 from graders.engine.calls import MAX_STUCK, FunctionCalls
-from graders.engine.harness import prepare_workdir
 
 
 @pytest.fixture
@@ -21,7 +20,7 @@ def load(tmp_path):
     def run(source: str, specs: list[dict], others: dict[str, str] | None = None):
         path = tmp_path / "prog.py"
         path.write_text(textwrap.dedent(source))
-        workdir = prepare_workdir([path], others)
+        workdir = fresh_run_folder([path], others)
         try:
             with FunctionCalls(workdir / "prog.py", workdir, module="prog") as calls:
                 results = calls.run([dict(spec, id=number) for number, spec in

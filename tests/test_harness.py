@@ -9,10 +9,12 @@ import threading
 from graders.engine.calls import FunctionCalls
 from graders.engine.draws import ScriptedDice
 from graders.engine import harness
-from graders.engine.harness import Child, Limits, prepare_workdir, take_grader_problems
+from graders.engine.harness import Child, Limits, take_grader_problems
 from graders.engine.plugin import Budget
 from graders.engine.session import Session
 from graders.engine.rubric import KIT_ROOT
+
+from conftest import fresh_run_folder
 
 
 def test_prompts_are_announced_and_answered(run_program):
@@ -245,7 +247,7 @@ def test_a_program_that_gets_no_cpu_for_a_while_is_not_blamed(tmp_path):
     # (the program itself is frozen: in a sandbox it runs below the bwrap process started)
     path = tmp_path / "prog.py"
     path.write_text("input('go? ')\ntotal = sum(range(2_000_000))\nprint('done', total)\n")
-    workdir = prepare_workdir([path])
+    workdir = fresh_run_folder([path])
     child = Child(workdir / "prog.py", workdir=workdir).start()
     assert child.next_event()["ev"] == "input"
     program = child.program_pid
@@ -289,7 +291,7 @@ def test_call_timeouts_count_cpu_not_real_time(tmp_path):
             threading.Event().wait(seconds)     # real time, no CPU
             return "done"
     """))
-    workdir = prepare_workdir([path])
+    workdir = fresh_run_folder([path])
     with FunctionCalls(workdir / "funcs.py", workdir, module="funcs") as calls:
         spun, waited = calls.run([{"id": 1, "func": "spin", "timeout": 0.3},
                                   {"id": 2, "func": "wait", "args": [0.6], "timeout": 0.3}])

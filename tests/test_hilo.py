@@ -17,11 +17,11 @@ import pytest
 
 import mutants
 
-from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_student
+from conftest import (assert_loses_exactly, fresh_run_folder, item_text, not_full,
+                      verdicts_by_student)
 
 from graders.engine import loaded as cards
 from graders.engine import plugin, readability, static, submissions
-from graders.engine.harness import prepare_workdir, remove_folder
 from graders.engine.loaded import LoadedCards, PlayingCard
 from graders.engine.rubric import KIT_ROOT, Rubric
 from graders.hilo import console, functions
@@ -135,11 +135,8 @@ def test_every_game_deals_the_planned_cards(name):
     order = functions.collect(submission).deck_order
     assert len(order) == 52
     for plan in console.PLANS:
-        workdir = prepare_workdir(dict(submission.files))
-        try:
-            run = console.play(workdir / "hilo.py", workdir, plan, [order])
-        finally:
-            remove_folder(workdir)
+        workdir = fresh_run_folder(dict(submission.files))
+        run = console.play(workdir / "hilo.py", workdir, plan, [order])
         guesses = [step for step in run.steps if step.kind == "guess"]
         assert run.ended and guesses, (plan.name, run.problem)
         assert run.off_plan == 0, plan.name

@@ -16,8 +16,8 @@ import textwrap
 
 import pytest
 
-from conftest import GRADING_WORKERS, KIT_ROOT, busy_machine, grade, scores
-from graders.engine.harness import Child, Limits, prepare_workdir
+from conftest import GRADING_WORKERS, KIT_ROOT, busy_machine, fresh_run_folder, grade, scores
+from graders.engine.harness import Child, Limits
 
 QUIET_COPIES = 3
 BUSY_COPIES = 2
@@ -52,7 +52,7 @@ def _idle_run(tmp_path):
         print("waiting")
         threading.Event().wait()
     """))
-    workdir = prepare_workdir([path])
+    workdir = fresh_run_folder([path])
     child = Child(workdir / "waits.py", workdir=workdir,
                   limits=Limits(idle_seconds=1.0)).start()
     try:

@@ -35,11 +35,11 @@ from pathlib import Path
 import pytest
 
 from graders.engine import pythons, sandbox
-from graders.engine.harness import Child, Limits, prepare_workdir, remove_folder
+from graders.engine.harness import Child, Limits
 from graders.engine.rubric import Rubric
 from graders.engine.session import Session
 
-from conftest import FIXTURES, KIT_ROOT
+from conftest import FIXTURES, KIT_ROOT, fresh_run_folder
 
 ATTACKS = FIXTURES / "attacks"
 TOKEN = "kitattack7f3e"          # every attack puts it into whatever it manages to create
@@ -353,26 +353,10 @@ def test_one_attack_graded_alone_as_a_ta_would(name, mode, tmp_path):
 
 
 # ----------------------------------------------------------------------------- the sandbox
-_MADE: list = []      # run folders made by the test running now
-
-
-@pytest.fixture(autouse=True)
-def _remove_run_folders():
-    yield
-    while _MADE:
-        remove_folder(_MADE.pop())
-
-
-def _workdir(files) -> Path:
-    """A run folder (prepare_workdir's), removed when the test is over."""
-    _MADE.append(prepare_workdir(files))
-    return _MADE[-1]
-
-
 def run_program(source: str, tmp_path: Path, limits: Limits | None = None) -> Session:
     path = tmp_path / "prog.py"
     path.write_text(textwrap.dedent(source))
-    workdir = _workdir([path])
+    workdir = fresh_run_folder([path])
     session = Session.start(workdir / "prog.py", workdir, limits=limits or Limits())
     while session.wait() is not None:
         session.answer("yes")
@@ -385,7 +369,7 @@ needs_sandbox = pytest.mark.skipif(not ISOLATED, reason="bubblewrap cannot run h
 
 @needs_sandbox
 def test_a_sandboxed_program_sees_only_the_system_and_its_own_folder(tmp_path):
-    other = _workdir([])                 # another run folder of the same grader
+    other = fresh_run_folder([])                 # another run folder of the same grader
     session = run_program(f"""
         import os, sys
         print("kit", os.path.exists({str(KIT_ROOT)!r}))
@@ -430,7 +414,7 @@ def test_nothing_started_inside_survives_the_run(tmp_path):
     """Below the boot file's guards: a process that double-forks and leaves its session ends
     with the sandbox's PID namespace when the run is closed."""
     isolation = sandbox.status()
-    workdir = _workdir([])
+    workdir = fresh_run_folder([])
     code = textwrap.dedent(f"""
         import os, sys, time
         if os.fork() == 0:
@@ -468,7 +452,7 @@ def test_nothing_started_inside_survives_the_run(tmp_path):
 
 @needs_sandbox
 def test_processes_are_limited_by_the_kernel(tmp_path):
-    workdir = _workdir([])
+    workdir = fresh_run_folder([])
     isolation = sandbox.status()
     if not isolation.as_root and os.geteuid() == 0:
         pytest.skip("in a user namespace made by root the program is still root to the "
@@ -505,7 +489,7 @@ def test_the_pty_and_the_side_channel_work_across_the_boundary(tmp_path):
     path = tmp_path / "prog.py"
     path.write_text("import random\nname = input('Name? ')\n"
                     "print(name, [random.randint(1, 6) for _ in range(3)])\n")
-    workdir = _workdir([path])
+    workdir = fresh_run_folder([path])
     child = Child(workdir / "prog.py", workdir=workdir, limits=limits).start()
     event = child.next_event()
     assert event["ev"] == "input" and event["prompt"] == "Name? "

@@ -9,8 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from graders.engine import harness, starts
-from graders.engine.harness import Child, Limits, prepare_workdir, remove_folder
+from graders.engine.harness import Child, Limits
 from graders.engine.session import Session
+
+from conftest import fresh_run_folder
 
 QUICK = Limits(stuck_cpu_seconds=0.2)     # an endless loop is found after 0.2 CPU-s
 HANGS_AT_IMPORT = """
@@ -37,22 +39,11 @@ def owner(monkeypatch):
     starts.forget("student-starts")
 
 
-_MADE: list = []      # run folders made by the test running now
-
-
-@pytest.fixture(autouse=True)
-def _remove_run_folders():
-    yield
-    while _MADE:
-        remove_folder(_MADE.pop())
-
-
 def _folder(tmp_path, source: str, name: str = "prog.py"):
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / name
     path.write_text(textwrap.dedent(source))
-    _MADE.append(prepare_workdir([path]))
-    return _MADE[-1]
+    return fresh_run_folder([path])
 
 
 def _run(workdir, args=None, limits=None, answer="Quillon") -> Child:
