@@ -15,9 +15,10 @@ unexport PYTHONDONTWRITEBYTECODE
 
 setup: $(STAMP)
 
+# The pip a venv of Python 3.11+ comes with installs the kit (editable, PEP 660) and lends
+# itself to other venvs (pip --python, in the tests): upgrading it first only costs time.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $(STAMP)
 
