@@ -18,11 +18,11 @@ from graders.engine.session import Session
 from graders.engine.submissions import from_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# `make test` keeps every core busy on its own (pytest-xdist runs a module per core, and a
-# submission's runs go on side by side within its grading), so the tests grade in their own
-# process: worker processes (plugin.run's `workers`, GRADER_RUN_WORKERS for the command line)
-# would only add their start-up, about 0.5 CPU-s each (the whole suite took 408 CPU-s with
-# three workers per class, 378 without). test_run_workers and the busy part of test_load
+# `make test` keeps every core busy on its own (pytest-xdist runs a module per core and one
+# more, and a submission's runs go on side by side within its grading), so the tests grade in
+# their own process: worker processes (plugin.run's `workers`, GRADER_RUN_WORKERS for the
+# command line) would only add their start-up, about 0.5 CPU-s each (the whole suite took
+# 408 CPU-s with three workers per class, 378 without). test_run_workers and the busy part of test_load
 # grade in workers, which must give the same reports.
 GRADING_WORKERS = 3
 os.environ.pop("GRADER_RUN_WORKERS", None)
