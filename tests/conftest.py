@@ -22,8 +22,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # more, and a submission's runs go on side by side within its grading), so the tests grade in
 # their own process: worker processes (plugin.run's `workers`, GRADER_RUN_WORKERS for the
 # command line) would only add their start-up, about 0.5 CPU-s each (the whole suite took
-# 408 CPU-s with three workers per class, 378 without). test_run_workers and the busy part of test_load
-# grade in workers, which must give the same reports.
+# 408 CPU-s with three workers per class, 378 without). test_run_workers and the busy part of
+# test_load grade in workers, which must give the same reports.
 GRADING_WORKERS = 3
 os.environ.pop("GRADER_RUN_WORKERS", None)
 # `make test` runs the modules on several workers, each module on one worker (xdist's
