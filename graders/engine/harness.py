@@ -580,13 +580,7 @@ class Child:
             return
         self._end_turn()
         self._read_cpu(whole=True)       # the whole tree, before it is taken apart
-        # the process group, and every process below the one started (a sandbox's processes
-        # end with it anyway; without one, this catches children that left the group)
-        for pid in [self._proc.pid] + process_tree(self._proc.pid)[1:]:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        self._signal_tree(signal.SIGKILL)
         try:
             os.killpg(self._proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -871,6 +865,8 @@ class Child:
         self._signal_tree(signal.SIGCONT)
 
     def _signal_tree(self, signum: int) -> None:
+        """Signal the process started and every process below it (a sandbox's processes end
+        with it anyway; without one, this reaches children that left the process group)."""
         proc = self._proc
         if proc is None:
             return
