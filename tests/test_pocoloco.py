@@ -99,3 +99,11 @@ def test_broken_demo_submissions_are_graded_with_reasons():
     assert "NameError" in " ".join(reports["crash"].notes)
     # what it earned before the crash still counts
     assert objective(reports["crash"])["setup"] == (1.0, 1.0)
+
+
+def test_a_program_stuck_in_several_games_is_told_once(graded):
+    """One problem said once: the stuck games are one note, whichever limit stopped each."""
+    notes = [n for n in graded["mutant-hang_round_2"].notes if "without printing" in n]
+    assert len(notes) == 1, notes
+    played = int(notes[0].split("This happened in ")[1].split()[0])
+    assert played > 1 and "waited less" not in notes[0], notes

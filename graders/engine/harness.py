@@ -813,8 +813,10 @@ class Child:
                     _stuck_owners.add(self.owner)
             because = " Another run of this program was stuck already, so the grader " \
                 "waited less this time" if again else ""
-            return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
-                                       f"asking or rolling anything (an endless loop?{because})")
+            self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
+                                f"asking or rolling anything (an endless loop?{because})")
+            self.outcome["shorter_limit"] = again
+            return False
         self._take_turns(cpu - self._cpu_at_activity)
         return True
 

@@ -39,9 +39,15 @@ def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | 
                + ended.render(max_lines=100_000) + f"\n\n{ended.ended_how}\n")
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
             problem = ended.crashed or ended.outcome.get("status") == "limit"
-            endings.setdefault((ended.ended_how, problem), []).append(scenario)
-    for (how, problem), hit in endings.items():
-        names = ", ".join(f"'{s.name}' ({s.purpose})" for s in hit)
+            # one problem said once: games stopped by the same limit are one note, though the
+            # stuck verdict is worded two ways (the full limit, then the shorter one once the
+            # program was found looping); the note quotes the full limit's wording
+            key = ended.outcome.get("limit") or ended.ended_how
+            endings.setdefault((key, problem), []).append((scenario, ended))
+    for (_, problem), hit in endings.items():
+        how = min((e for _, e in hit), key=lambda e: bool(e.outcome.get("shorter_limit")))
+        how = how.ended_how
+        names = ", ".join(f"'{s.name}' ({s.purpose})" for s, _ in hit)
         notes(f"{how.rstrip('.')}. This happened in {len(hit)} of the grader's "
               f"{len(scenarios)} games: {names}.", problem)
     doubts = [f"'{name}' game, Round {r.index + 1}: {r.doubts[0]}"
