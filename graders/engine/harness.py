@@ -813,10 +813,9 @@ class Child:
                     _stuck_owners.add(self.owner)
             because = " Another run of this program was stuck already, so the grader " \
                 "waited less this time" if again else ""
-            self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
-                                f"asking or rolling anything (an endless loop?{because})")
-            self.outcome["shorter_limit"] = again
-            return False
+            return self._stop("stuck", f"computed for {stuck:g} CPU seconds without printing, "
+                                       f"asking or rolling anything (an endless loop?{because})",
+                              shorter_limit=again)
         self._take_turns(cpu - self._cpu_at_activity)
         return True
 
@@ -936,11 +935,15 @@ class Child:
         if isinstance(reported, (int, float)) and math.isfinite(reported):
             self._count_cpu(float(reported))
 
-    def _stop(self, reason: str, message: str, grader_problem: bool = False) -> bool:
+    def _stop(self, reason: str, message: str, grader_problem: bool = False,
+              shorter_limit: bool = False) -> bool:
         """End the run on a limit. ``grader_problem``: a wall-clock safety net, which says
-        nothing about the program (the machine may have been overloaded)."""
+        nothing about the program (the machine may have been overloaded). ``shorter_limit``:
+        stuck after another run of the program was (``stuck_again_cpu_seconds``)."""
         self.stopped_by = reason
         self.outcome = {"status": "limit", "limit": reason, "error": message}
+        if shorter_limit:
+            self.outcome["shorter_limit"] = True
         if grader_problem:
             self.outcome["grader_problem"] = True
             self.outcome["error"] = message + "; this is a safety limit of the grader, not a " \
