@@ -1,6 +1,7 @@
 """Bad inputs to the kit: links and special files, zips, encodings, empty and template-only
 files, folders without the main file, and programs that never ran. Each gets a clear message,
 a place in needs_review.md, and no marks it did not earn."""
+import errno
 import json
 import os
 import stat
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import static
+from graders.engine import pythons, static
 from graders.engine.rubric import Rubric
 from graders.engine.submissions import (MAX_ZIP_BYTES, MAX_ZIP_MEMBERS, discover, from_path,
                                         read_regular_file)
@@ -312,3 +313,55 @@ def test_a_folder_without_the_main_file_lists_what_it_holds(tmp_path):
     assert data["score"] == 0 and "notes.md, old/, pocoloco.txt" in data["output"]
     check = _cli("check", "pocoloco", str(folder))
     assert check.returncode == 2 and "notes.md" in check.stderr
+
+
+def test_a_start_that_fails_for_a_moment_is_tried_once_more(monkeypatch):
+    """EFAULT, EAGAIN or ENOMEM when a process starts says nothing about the program: one
+    more try. Other errors (a missing interpreter) are raised at once."""
+    real, tries = subprocess.Popen, []
+
+    def flaky(argv, **kwargs):
+        tries.append(argv)
+        if len(tries) == 1:
+            raise OSError(errno.EFAULT, "Bad address", argv[0])
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", flaky)
+    assert pythons.popen([sys.executable, "-c", "pass"]).wait() == 0 and len(tries) == 2
+
+    def missing(argv, **kwargs):
+        tries.append(argv)
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", argv[0])
+
+    tries.clear()
+    monkeypatch.setattr(subprocess, "Popen", missing)
+    with pytest.raises(FileNotFoundError):
+        pythons.popen(["/nowhere/python3"])
+    assert len(tries) == 1
+
+
+def test_a_parser_the_grader_cannot_start_is_not_the_programs_fault(monkeypatch):
+    """When the student's Python cannot be started to parse the file, the file is not said
+    to be unreadable (no 'cannot start', review items not set to 0 for it): a TA is told,
+    and once the parser starts again the file is read as usual (the failure was not kept)."""
+    real = pythons.popen
+
+    def no_parser(argv, **kwargs):
+        if "--serve" in argv:
+            raise OSError(errno.EFAULT, "Bad address", argv[0])
+        return real(argv, **kwargs)
+
+    static._parser.stop()
+    monkeypatch.setattr(pythons, "popen", no_parser)
+    with pytest.raises(static.ParserUnavailable):
+        static.facts(REFERENCE)
+    report = grade("pocoloco", [REFERENCE], ["reference"])["reference"]
+    told = " ".join(report.notes + report.problems)
+    assert "cannot start" not in told and "does not parse" not in told, told
+    assert "could not run" in " ".join(report.problems)
+    # the review items are left to a TA (not judged), the automatic ones keep their marks
+    assert not [v.item.id for v in report.verdicts if v.item.id in REVIEW and v.judged]
+    assert {item: marks for item, marks in objective(report).items()
+            if marks[0] < marks[1]} == {}
+    monkeypatch.setattr(pythons, "popen", real)
+    assert static.facts(REFERENCE).parse_error is None

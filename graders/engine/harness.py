@@ -359,9 +359,8 @@ class _Terminal(ptyprocess.PtyProcess):
                 attributes = termios.tcgetattr(slave)
                 attributes[3] &= ~termios.ECHO
                 termios.tcsetattr(slave, termios.TCSANOW, attributes)
-            process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
-                                       env=env, pass_fds=tuple(pass_fds),
-                                       start_new_session=True)
+            process = pythons.popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
+                                    env=env, pass_fds=tuple(pass_fds), start_new_session=True)
         except BaseException:
             os.close(master)
             raise

@@ -336,7 +336,17 @@ class KitPlugin:
         rule, so no grader's review checks can award them by measuring such a file."""
         if submission.student in self._parsed_ahead:
             self._parsed_ahead.pop(submission.student).join()
-        found = nothing_to_review(submission, rubric, take_runs(submission.student), verdicts)
+        try:
+            found = nothing_to_review(submission, rubric, take_runs(submission.student),
+                                      verdicts)
+        except static.ParserUnavailable as exc:
+            # the grader's problem: the rule is not applied, and a TA is told (once: the
+            # review checks that needed the same facts have said it already)
+            problems = self.problems[submission.student]
+            if not any(str(exc) in problem for problem in problems):
+                problems.append(f"{exc}; the review items were not checked for a working "
+                                "program")
+            return verdicts
         review = [v.item.id for v in verdicts if v.item.review]
         if not found or not review:
             return verdicts

@@ -6,12 +6,31 @@ programs often use newer syntax (nested same-quote f-strings need 3.12), so they
 """
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
+
+# errors of starting a process that say nothing about the program started: the machine was
+# short of something for a moment (EAGAIN, ENOMEM), or the exec failed to read the grader's
+# own memory (EFAULT, seen once under load while other threads of the grader were spawning)
+TRANSIENT_SPAWN_ERRORS = (errno.EAGAIN, errno.ENOMEM, errno.EFAULT)
+
+
+def popen(argv: list[str], **kwargs) -> subprocess.Popen:
+    """``subprocess.Popen``, tried once more after a transient failure of the start itself
+    (``TRANSIENT_SPAWN_ERRORS``): such a failure must not become a verdict on a program."""
+    try:
+        return subprocess.Popen(argv, **kwargs)
+    except OSError as exc:
+        if exc.errno not in TRANSIENT_SPAWN_ERRORS:
+            raise
+    time.sleep(0.05)
+    return subprocess.Popen(argv, **kwargs)
 
 
 def _version(executable: str) -> tuple[int, int] | None:

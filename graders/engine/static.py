@@ -85,7 +85,7 @@ class _Parser:
             for attempt in (1, 2):
                 if self.process is None:
                     # -S: the script uses the standard library only
-                    self.process = subprocess.Popen(
+                    self.process = pythons.popen(
                         [pythons.student_python(), "-I", "-S", str(SCRIPT), "--serve"],
                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                         stderr=subprocess.DEVNULL)
@@ -138,17 +138,29 @@ _parser = _Parser()
 atexit.register(_parser.stop)
 
 
+class ParserUnavailable(RuntimeError):
+    """The grader could not start or talk to the student's Python to parse a file: the
+    grader's problem, not the file's (raised, and not kept, so a later call tries again)."""
+
+
 @functools.lru_cache(maxsize=256)
 def _facts(path: str, mtime: float) -> CodeFacts:
+    # The file's own problems become its parse_error: parsing that kills the student's
+    # Python, or takes longer than PARSE_SECONDS, would stop a run of the program too.
+    # Failing to start or reach that Python at all (OSError) says nothing about the file.
     try:
         data = json.loads(_parser.output(path))
-    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
+        raise ParserUnavailable(f"the grader could not run {pythons.student_python()} to "
+                                f"parse {Path(path).name} ({exc})") from None
+    except (ValueError, subprocess.TimeoutExpired) as exc:
         return CodeFacts([], {}, 0, 0, 0, [], [], [], f"could not read the file ({exc})")
     return CodeFacts(**data)
 
 
 def facts(path: Path) -> CodeFacts:
-    """Functions, docstrings, comments and names, parsed by the student's Python version."""
+    """Functions, docstrings, comments and names, parsed by the student's Python version.
+    Raises ParserUnavailable when the grader cannot run that Python."""
     path = Path(path)
     return _facts(str(path.resolve()), path.stat().st_mtime)
 
