@@ -352,6 +352,7 @@ def test_a_parser_the_grader_cannot_start_is_not_the_programs_fault(monkeypatch)
         return real(argv, **kwargs)
 
     static._parser.stop()
+    static._facts.cache_clear()          # facts found by earlier tests in this process
     monkeypatch.setattr(pythons, "popen", no_parser)
     with pytest.raises(static.ParserUnavailable):
         static.facts(REFERENCE)
