@@ -5,10 +5,11 @@ import os
 import signal
 import textwrap
 import threading
+import time
 
 from graders.engine.calls import FunctionCalls
 from graders.engine.draws import ScriptedDice
-from graders.engine import harness
+from graders.engine import harness, pythons
 from graders.engine.harness import Child, Limits, take_grader_problems
 from graders.engine.plugin import Budget
 from graders.engine.session import Session
@@ -374,3 +375,40 @@ def test_writing_outside_the_run_folder_is_refused(run_program, tmp_path):
 def test_starting_programs_is_refused(run_program):
     session = run_program("import subprocess\nsubprocess.run(['ls'])\n")
     assert "PermissionError" in session.transcript.ended_how
+
+
+def test_processes_start_while_another_thread_changes_the_environment():
+    """pytest rewrites PYTEST_CURRENT_TEST in the grader's main thread at every step of a
+    check while other threads start processes (the parser, compiles, runs): each start takes
+    its own copy of the environment, so none fails or reads a half-changed one."""
+    done, failed, seen = threading.Event(), [], []
+
+    def start_processes():
+        try:
+            for _ in range(100):
+                out = pythons.run(["/bin/sh", "-c", "echo \"$KIT_MARK\""], capture_output=True,
+                                  text=True, timeout=30).stdout
+                seen.append(out.strip())
+        except OSError as exc:
+            failed.append(exc)
+        finally:
+            done.set()
+
+    thread = threading.Thread(target=start_processes)
+    thread.start()
+    count = 0
+    try:
+        while not done.is_set():
+            os.environ["PYTEST_CURRENT_TEST"] = f"tests/x.py::t{count} (call)"
+            os.environ.pop("PYTEST_CURRENT_TEST")
+            os.environ[f"KIT_SCRATCH_{count % 40}"] = "x" * (count % 200)
+            os.environ["KIT_MARK"] = "mark"
+            count += 1
+            if count % 20 == 0:
+                time.sleep(0)           # lets the other thread take the GIL sooner
+    finally:
+        thread.join(60)
+        for name in [n for n in os.environ if n.startswith("KIT_SCRATCH_") or n == "KIT_MARK"]:
+            del os.environ[name]
+    assert failed == [] and len(seen) == 100
+    assert set(seen) <= {"mark", ""} and count > 100

@@ -310,8 +310,8 @@ def _compile_boot(python: str, key: tuple) -> Path:
         os.chmod(folder, 0o755)      # as readable as the boot file's own folder
         # written under a name of its own, then renamed: grader processes may do this at once
         scratch = folder / f"kitboot-{os.getpid()}-{threading.get_ident()}.tmp"
-        subprocess.run([python, "-I", "-c", _COMPILE, str(BOOT), str(scratch),
-                        sandbox.BOOT_INSIDE], check=True, capture_output=True, timeout=60)
+        pythons.run([python, "-I", "-c", _COMPILE, str(BOOT), str(scratch),
+                     sandbox.BOOT_INSIDE], check=True, capture_output=True, timeout=60)
         os.chmod(scratch, 0o644)     # readable wherever the source is (the boot file checks)
         os.replace(scratch, target)
     except (OSError, subprocess.SubprocessError):

@@ -16,14 +16,28 @@ import time
 from pathlib import Path
 
 # errors of starting a process that say nothing about the program started: the machine was
-# short of something for a moment (EAGAIN, ENOMEM), or the exec failed to read the grader's
-# own memory (EFAULT, seen once under load while other threads of the grader were spawning)
+# short of something for a moment (EAGAIN, ENOMEM), or the exec could not read its arguments
+# or environment (EFAULT: see _environment)
 TRANSIENT_SPAWN_ERRORS = (errno.EAGAIN, errno.ENOMEM, errno.EFAULT)
 
 
+def _environment(env: dict | None) -> dict:
+    """The environment a process gets: ``env``, or a copy of the grader's own taken now.
+
+    Never None (the grader's live environment): Python starts processes with vfork and lets
+    other threads run meanwhile, and while a grader runs, pytest rewrites
+    PYTEST_CURRENT_TEST in its main thread at every step of every check. A process started
+    from another thread (the parser, a compile) with the live environment could read it while
+    it was being changed: one start in six failed with EFAULT ('Bad address') in a test of
+    the two side by side, and a failed parser had made a file look unreadable."""
+    return dict(os.environ) if env is None else env
+
+
 def popen(argv: list[str], **kwargs) -> subprocess.Popen:
-    """``subprocess.Popen``, tried once more after a transient failure of the start itself
-    (``TRANSIENT_SPAWN_ERRORS``): such a failure must not become a verdict on a program."""
+    """``subprocess.Popen`` with its own copy of the environment (``_environment``), tried
+    once more after a transient failure of the start itself (``TRANSIENT_SPAWN_ERRORS``):
+    such a failure must not become a verdict on a program."""
+    kwargs["env"] = _environment(kwargs.get("env"))
     try:
         return subprocess.Popen(argv, **kwargs)
     except OSError as exc:
@@ -33,13 +47,19 @@ def popen(argv: list[str], **kwargs) -> subprocess.Popen:
     return subprocess.Popen(argv, **kwargs)
 
 
+def run(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    """``subprocess.run`` with its own copy of the environment (see ``_environment``)."""
+    kwargs["env"] = _environment(kwargs.get("env"))
+    return subprocess.run(argv, **kwargs)
+
+
 def _version(executable: str) -> tuple[int, int] | None:
     match = re.search(r"python(\d)\.(\d+)$", executable)
     if match:
         return int(match.group(1)), int(match.group(2))
     try:
-        out = subprocess.run([executable, "-c", "import sys; print(*sys.version_info[:2])"],
-                             capture_output=True, text=True, timeout=10).stdout.split()
+        out = run([executable, "-c", "import sys; print(*sys.version_info[:2])"],
+                  capture_output=True, text=True, timeout=10).stdout.split()
         return int(out[0]), int(out[1])
     except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
         return None
@@ -154,8 +174,8 @@ def lent_bytecode(python: str, *names: str) -> str:
     scratch = Path(f"{folder}-{os.getpid()}-{threading.get_ident()}")
     try:
         scratch.mkdir(parents=True)
-        subprocess.run([python, "-I", "-c", COMPILE, str(scratch)] + sources, check=True,
-                       capture_output=True, timeout=120)
+        run([python, "-I", "-c", COMPILE, str(scratch)] + sources, check=True,
+            capture_output=True, timeout=120)
         for where, dirs, files in os.walk(scratch):     # readable by the sandbox's user
             for entry in dirs + files:
                 os.chmod(os.path.join(where, entry), 0o755 if entry in dirs else 0o644)
