@@ -45,8 +45,8 @@ def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | 
             key = ended.outcome.get("limit") or ended.ended_how
             endings.setdefault((key, problem), []).append((scenario, ended))
     for (_, problem), hit in endings.items():
-        how = min((e for _, e in hit), key=lambda e: bool(e.outcome.get("shorter_limit")))
-        how = how.ended_how
+        how = min((e for _, e in hit),
+                  key=lambda e: bool(e.outcome.get("shorter_limit"))).ended_how
         names = ", ".join(f"'{s.name}' ({s.purpose})" for s, _ in hit)
         notes(f"{how.rstrip('.')}. This happened in {len(hit)} of the grader's "
               f"{len(scenarios)} games: {names}.", problem)
