@@ -39,6 +39,17 @@ LONGEST_FIRST = ["test_pocoloco.py", "test_poker_dice.py", "test_sandbox.py",
                  "test_run_workers.py", "test_studenttests.py", "test_objects.py"]
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """``pytest -n N`` without ``--dist`` keeps each module on one worker too (loadscope, as
+    `make test` asks): the modules' grading fixtures are meant to run once, and the clean-up of
+    test_sandbox.py kills every process carrying its attack token, its own tests' included,
+    so its tests must not run beside each other on other workers."""
+    if getattr(config.option, "numprocesses", None) and \
+            getattr(config.option, "dist", "no") == "no":
+        config.option.dist = "loadscope"
+
+
 def pytest_collection_modifyitems(config, items):
     """The longest modules first (a stable sort: tests keep their order within a module)."""
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}

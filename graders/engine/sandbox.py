@@ -101,8 +101,8 @@ def find_bwrap() -> str | None:
 
 def _version(binary: str) -> tuple[int, ...]:
     try:
-        out = subprocess.run([binary, "--version"], capture_output=True, text=True,
-                             timeout=30).stdout
+        out = pythons.run([binary, "--version"], capture_output=True, text=True,
+                          timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         return ()
     match = re.search(r"(\d+)\.(\d+)(?:\.(\d+))?", out)
@@ -152,8 +152,8 @@ def _probe(isolation: Isolation, python: str) -> str:
         command = wrap([python, "-I", "-S", "-c", _PROBE, str(isolation.uid or -1)], isolation,
                        python=python, workdir=workdir, chown=False)
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=60,
-                                  stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
+            done = pythons.run(command, capture_output=True, text=True, timeout=60,
+                               stdin=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
         except (OSError, subprocess.SubprocessError) as exc:
             return str(exc)
     if "sandbox works" in done.stdout:
