@@ -92,6 +92,20 @@ def test_feedback_names_the_smallest_wrong_throw(graded):
     assert "is_small_straight([1, 1, 2, 3, 4]) returned False" in text
 
 
+def test_sweeps_right_everywhere_are_named_once(graded):
+    """One line names every sweep that was right (not one bare line per sweep), and a wrong
+    sweep's item still names the ones that were right."""
+    text = item_text(graded["reference"]["upper-section"])
+    assert text.count("Right on all") == 1, text
+    assert "Right on all 7776 throws: calculate_score for 'Ones', 'Twos', 'Threes', 'Fours', " \
+        "'Fives', 'Sixes' and 'Chance'." in text
+    text = item_text(graded["mutant-three_of_a_kind_exactly_three"]["of-a-kind"])
+    assert "Right on all 7776 throws: is_four_of_a_kind, is_yahtzee and calculate_score for " \
+        "'Four Of A Kind' and 'Yahtzee'." in text, text
+    assert "The one thing checked in the games was right." in \
+        item_text(graded["reference"]["full-house"])
+
+
 def test_games_feedback_shows_the_round_and_the_transcript(graded):
     text = item_text(graded["mutant-upper_bonus_above_63"]["upper-bonus"])
     assert "the upper bonus with 63 in the upper section" in text and "Upper bonus" in text

@@ -71,6 +71,7 @@ class Sweep:
     zero: bool = False             # stopped because the share could only be 0
     swapped: bool = False          # run with kit helpers swapped in
     excluded: list[str] = field(default_factory=list)    # messages of inputs left out
+    case: str = ""                 # which of the function's jobs, e.g. an option's name
 
     @property
     def right(self) -> float:
@@ -119,14 +120,41 @@ class Sweep:
         return {"message": "\n".join(lines), "expected": f"{first.call} == {first.expected}",
                 "actual": actual}
 
-    def score(self, result, noun: str = "inputs", **report) -> float:
-        """Record the sweep on a check result (a note when all were right)."""
+    def score(self, result, noun: str = "inputs", *, said: bool = True, **report) -> float:
+        """Record the sweep on a check result (a note when all were right, unless ``said``
+        is False: ``score_sweeps`` says that once for several sweeps)."""
         result.judged(self.checked or self.total)
         if self.fraction < 1:
             result.partial(self.fraction, **self.report(noun, **report))
-        else:
+        elif said:
             result.note(f"Right on all {self.total} {noun}.")
         return self.fraction
+
+
+def score_sweeps(result, sweeps: list[Sweep], noun: str = "inputs", **report) -> float:
+    """Several sweeps of one item on a check result: each shortfall said on its own, the
+    sweeps right everywhere in one line that names them (seven identical "Right on all"
+    lines told a student nothing about which function was right). Returns the lowest
+    share."""
+    fractions = [sweep.score(result, noun, said=False, **report) for sweep in sweeps]
+    right = [sweep for sweep, fraction in zip(sweeps, fractions) if fraction >= 1]
+    for total in sorted({sweep.total for sweep in right}):
+        same = [sweep for sweep in right if sweep.total == total]
+        if len(same) == len(sweeps) == 1:
+            result.note(f"Right on all {total} {noun}.")
+            continue
+        cases: dict[str, list[str]] = {}
+        for sweep in same:
+            cases.setdefault(sweep.function, []).extend([sweep.case] if sweep.case else [])
+        named = [function + (f" for {_listed(found)}" if found else "")
+                 for function, found in cases.items()]
+        result.note(f"Right on all {total} {noun}: {_listed(named)}.")
+    return min(fractions, default=1.0)
+
+
+def _listed(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def spelled(function: str, item) -> str:
@@ -277,7 +305,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
                why: Callable | None = None, detail: Callable | None = None,
                judge: Callable | None = None, any_order: bool = False,
                args_after: bool = False, exclude_error: str | None = None,
-               exact_is_right: bool = False) -> Sweep:
+               exact_is_right: bool = False, case: str = "") -> Sweep:
     """Run ``function`` over every input in the child, compare with ``reference``.
 
     ``judge(input, entry, expected)`` may replace the comparison: it gets the child's entry
@@ -285,6 +313,8 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
     argument returned as the result, with ``args_after``; or "error", "message",
     "traceback"}) and returns a :class:`Failure` or None; ``exact_is_right``: the judge is
     asked only about answers that are not ``exact`` (it finds those right anyway).
+    ``case``: which of the function's jobs this sweep covers (an option's name), for the
+    feedback of ``score_sweeps``.
     ``why(input, value)`` words the rule for the default judge and ``detail(input)`` an
     input's own working; ``any_order``: the answer must not depend on the order of a list
     input (see ``hint_any_order``).
@@ -296,7 +326,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
     """
     given, inputs = inputs, list(inputs)
     kept = space(given if isinstance(given, Inputs) else inputs, batch)
-    sweep = Sweep(function, len(inputs), swapped=bool(swap))
+    sweep = Sweep(function, len(inputs), swapped=bool(swap), case=case)
     case = Case(f"{function}()", group=f"{function}/each", timeout=timeout)
     call = calls.spec(case, swap, timeout)
     call.update(func=function, args_after=args_after)

@@ -76,6 +76,15 @@ def better(own: list[Requirement], swapped: list[Requirement] | None) -> tuple[l
     return own, False
 
 
+def singular(noun: str) -> str:
+    """'calls of generate_deck' -> 'call of generate_deck', 'classes' -> 'class': the
+    nouns the graders count with are plurals in their first word."""
+    first, _, rest = noun.partition(" ")
+    first = first[:-2] if first.endswith("sses") else \
+        first[:-1] if first.endswith("s") and not first.endswith("ss") else first
+    return f"{first} {rest}".rstrip()
+
+
 def score(result, requirements: list[Requirement], noun: str = "things checked",
           not_judged: str = "", evidence_title: str | None = None,
           all_right: str | None = None, fraction: float | None = None) -> float:
@@ -87,7 +96,8 @@ def score(result, requirements: list[Requirement], noun: str = "things checked",
     total = len(requirements)
     failed = sorted((req for req in requirements if not req.ok), key=lambda req: req.size)
     if not failed:
-        result.note(all_right or f"All {total} {noun} were right.")
+        result.note(all_right or (f"All {total} {noun} were right." if total > 1 else
+                                  f"The one {singular(noun)} was right."))
         return 1.0
     fraction = fraction_of(requirements) if fraction is None else fraction
     said, sentences = [], set()

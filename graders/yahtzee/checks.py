@@ -14,6 +14,7 @@ import pytest
 
 from graders.engine import dicegame, readability
 from graders.engine.dicegame import playing
+from graders.engine.exhaustive import score_sweeps
 from graders.engine.harness import run_folder
 from graders.engine.requirements import require, score
 
@@ -51,8 +52,7 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
                     for name in functions.SWEEPS.get(item, [])}) or [function]
     require(result, calls.import_error, calls.defined, names, explain_here=item ==
             "upper-section", explained_under="upper-section", where="handout section 5")
-    for sweep in calls.sweeps.get(item, []):
-        sweep.score(result, noun="throws")
+    score_sweeps(result, calls.sweeps.get(item, []), noun="throws")
     if calls.swapped.get(item):
         result.note("Judged with the kit's is_ functions in place of yours (they did "
                     "better): a mistake in those is marked under its own item.")

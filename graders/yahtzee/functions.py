@@ -64,7 +64,8 @@ def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
     inputs, reference = (rolls, getattr(rules, name)) if function == name else \
         (option_inputs(name), rules.score)
     return exhaustive(calls, function, inputs, reference, stop_at_zero=True,
-                      why=lambda *_: RULE[TESTS.get(name, name)])
+                      why=lambda *_: RULE[TESTS.get(name, name)],
+                      case="" if function == name else repr(name))
 
 
 @cache
