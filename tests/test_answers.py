@@ -1,7 +1,7 @@
 """Answer forms chosen from prompt wording."""
 import pytest
 
-from graders.engine.answers import forms
+from graders.engine.answers import forms, options
 
 
 @pytest.mark.parametrize("prompt, intent, first", [
@@ -40,3 +40,15 @@ def test_other_forms_follow():
 def test_numbered_choice_in_one_sentence():
     prompt = "Type 1 to roll again or 2 to keep your dice: "
     assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"
+
+
+@pytest.mark.parametrize("prompt, shown", [
+    ("roll again? y/n ", ["y", "n"]),
+    ("Hold/Roll? ", ["Hold", "Roll"]),
+    ("keep rolling? yes/no: ", ["yes", "no"]),
+    ("Your roll 1/3. Continue? ", []),              # a count, not answers
+    ("Chips won and/or lost: ", []),                # neither word is a yes or a no
+])
+def test_answers_offered_without_brackets(prompt, shown):
+    """A question that offers "y/n" without brackets shows its answers too."""
+    assert [option.text for option in options(prompt)] == shown

@@ -107,3 +107,11 @@ def test_a_program_stuck_in_several_games_is_told_once(graded):
     assert len(notes) == 1, notes
     played = int(notes[0].split("This happened in ")[1].split()[0])
     assert played > 1 and "waited less" not in notes[0], notes
+
+
+def test_short_verbs_are_fine_function_names(graded):
+    """Player.pay and Player.receive say what they do (the functions item, a review item,
+    took half a mark for them: names under four letters were all called vague)."""
+    verdict = next(v for v in graded["correct-player_class_tuple_ranks"].verdicts
+                   if v.item.id == "functions")
+    assert verdict.score == verdict.item.points, [c.messages for c in verdict.checks]

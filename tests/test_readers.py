@@ -1,7 +1,7 @@
 """Transcript readers: boxes, big dice, standings."""
 from graders.engine.readers.boxes import find_boxed
 from graders.engine.readers.dice import find_dice
-from graders.engine.readers.standings import last_standings
+from graders.engine.readers.standings import last_standings, numbers_by_name
 from graders.engine.transcript import clean
 
 
@@ -103,3 +103,11 @@ def test_final_lines_and_negative_counts():
     found, _ = last_standings("Frank: -2 chips\nMo: 1 chip", names)
     assert found == {"Frank": -2, "Mo": 1}
     assert last_standings("Frank wins 3 chips from Mo\nMo gives Frank 3 chips", names)[0] == {}
+
+
+def test_a_hyphenated_name_is_another_player():
+    """A computer renamed "Robo-Otto" after a clash is not Otto."""
+    names = ["Otto", "Robo-Otto", "Wren"]
+    assert numbers_by_name("| Robo-Otto |    10 |", names) == {"Robo-Otto": 10}
+    assert numbers_by_name("| Otto      |    12 |", names) == {"Otto": 12}
+    assert numbers_by_name("Otto: 7 chips, Robo-Otto: 9", names) == {"Otto": 7, "Robo-Otto": 9}

@@ -52,6 +52,9 @@ _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
 # "Roll again (R) or stay (S)?": the key in brackets after its word
 _WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")
+# "roll again? y/n" without brackets: a pair of words or letters, one of them a yes or a no
+# (so "and/or" or "Win/Loss" in the text around a question are not taken for its answers)
+_BARE_SLASH = re.compile(r"(?<![\w/])([A-Za-z]{1,5})\s*/\s*([A-Za-z]{1,5})(?![\w/])")
 # "Enter 1 for yes, 2 for no": the second key follows a comma, not a verb
 _KEY_FOR_WORD = re.compile(r"(?<![\w'])['\"]?(\w{1,3})['\"]?\s+(?:for|to)\s+"
                            r"(yes|no|rolling|roll|stop|stopping|keep|hold|again|quit)\b", re.I)
@@ -83,6 +86,10 @@ def options(context: str) -> list[Option]:
     for match in _WORD_THEN_KEY.finditer(context):
         if match.group(1).lower() not in ("or", "and", "the", "to", "enter", "type", "press"):
             found.append((match.start(2), Option(match.group(2), match.group(1))))
+    for match in _BARE_SLASH.finditer(context):
+        pair = [Option(match.group(group), match.group(group)) for group in (1, 2)]
+        if any(option.polarity for option in pair):
+            found += [(match.start(group), option) for group, option in zip((1, 2), pair)]
     for match in _KEY_FOR_WORD.finditer(context):
         if match.group(1).lower() not in ("a", "the", "to", "or", "and"):
             found.append((match.start(), Option(match.group(1), match.group(2))))

@@ -107,7 +107,7 @@ class Turn:
 TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
 TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
                        re.I)
-ROUND_HEADING = re.compile(r"\bround\s*#?\s*:?\s*\d+", re.I)
+ROUND_HEADING = re.compile(r"\bround\s*#?\s*:?\s*(\d+)", re.I)
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
                    r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
 ROLLS_ON = re.compile(r"\b(rolls?|rolling|roll|goes|tries) (again|on|once more)|re-?rolls?\b|"
@@ -141,6 +141,7 @@ class PocoPolicy(DrawPolicy):
         self.named = False                           # the program asked the human's name
         self._last_draw_index = -1                   # log index of the last die draw
         self._heading: str | None = None             # a turn heading since the last die
+        self._round_numbers: dict[int, int] = {}     # round index -> the number it shows
         self._named_now: str | None = None           # the stack's name for this die
         self._event: dict = {}
         # caches of readings that change nothing (see _line_cache and named_in_stack)
@@ -515,11 +516,31 @@ class PocoPolicy(DrawPolicy):
         self._heading = self._heading_name(text)
         return self._after_roll(turn, text, answers, named), True
 
+    def _names_a_new_round(self, turn: Turn, text: str) -> bool:
+        """Every player has had a turn in this round and the text since the last die shows a
+        round heading: the next round has started. Unless the heading shows the number of the
+        round in progress: a program may label every roll ("[Round 3] Bob: 4 4 4"), and the
+        human's question after the last roll of Round 3 was taken for one in Round 4 (its
+        roll-again question then counted as asked in the wrong round)."""
+        if len(self._round_turns(turn.round)) < self.players:
+            if turn.round not in self._round_numbers:
+                shown = ROUND_HEADING.findall(text)
+                if shown:
+                    self._round_numbers[turn.round] = int(shown[-1])
+            return False
+        shown = ROUND_HEADING.findall(text)
+        if not shown:
+            return False
+        number = int(shown[-1])
+        if self._round_numbers.get(turn.round) == number:
+            return False
+        self._round_numbers.setdefault(turn.round + 1, number)
+        return True
+
     def _after_roll(self, turn: Turn, text: str, answers: list, named: str | None) -> Turn:
         """After a finished roll: the same player rolls again, or the next turn starts."""
         # the cheap conditions first: searching a screenful of text takes the longest
-        if turn.rolls and len(self._round_turns(turn.round)) >= self.players and \
-                ROUND_HEADING.search(text):
+        if turn.rolls and self._names_a_new_round(turn, text):
             first = self.human if self.human_next else self._heading or named
             return self._start_turn(turn.round + 1, 0, first)
         if self.human_next:
@@ -595,8 +616,7 @@ class PocoPolicy(DrawPolicy):
             turn.human is False or turn.extra or said_no
             or (named is not None and named != self.human)
             or self._text_evidence(turn, text)[0] is True
-            or (len(self._round_turns(turn.round)) >= self.players and
-                ROUND_HEADING.search(text)))
+            or self._names_a_new_round(turn, text))
         if fresh or turn.rolls == 0:
             self.human_next = True
             upcoming = turn.round + 1 if turn.pos + 1 >= self.players and turn.rolls else \

@@ -20,13 +20,15 @@ from .play import Game
 
 WINNING = re.compile(r"\bwin|\bwinner|\bwon\b|highest|best", re.I)
 GAME = re.compile(r"game", re.I)
+CLAUSE = re.compile(r"[,;|]|\s-+\s|\.\s|\bbut\b|\bwhile\b", re.I)
 TIE_BREAK_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break|re-?roll", re.I)
 
 
 @functools.lru_cache(maxsize=1024)
 def word(name: str) -> re.Pattern:
-    """The name as a word of its own (compiled once: every check looks for the players)."""
-    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+    """The name as a word of its own (compiled once: every check looks for the players); a
+    hyphen joins words into another name ("Robo-Otto", a computer renamed after a clash)."""
+    return re.compile(r"(?<!\w)(?<!\w-)" + re.escape(name) + r"(?!\w)(?!-\w)")
 
 
 @dataclass
@@ -338,6 +340,14 @@ class Reading:
                 named = [n for n in self.names if word(n).search(line)]
                 if len(named) == 1:
                     return named[0]
+                if len(named) > 1:
+                    # "Bo wins the round, Al loses it" / "Best: Bo | Worst: Al": the name in
+                    # the part of the line that speaks of winning (a line naming both used to
+                    # be passed over, and a later one, "best roll ... to Al", was read)
+                    found = {n for part in CLAUSE.split(line) if WINNING.search(part)
+                             for n in named if word(n).search(part)}
+                    if len(found) == 1:
+                        return found.pop()
         return None
 
     def expected(self, index: int):

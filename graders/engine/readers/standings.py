@@ -21,8 +21,9 @@ DIGIT = re.compile(r"\d")
 
 @functools.lru_cache(maxsize=1024)
 def _name_pattern(name: str) -> re.Pattern:
-    """A name as a word of its own, in any case (compiled once: every line is read for it)."""
-    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)", re.I)
+    """A name as a word of its own, in any case (compiled once: every line is read for it).
+    A hyphen joins words into another name: "Robo-Otto" is not Otto."""
+    return re.compile(r"(?<!\w)(?<!\w-)" + re.escape(name) + r"(?!\w)(?!-\w)", re.I)
 
 
 def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
