@@ -419,8 +419,10 @@ def check_game_over(games, result):
     # below zero where debts are allowed): this item is about announcing, not arithmetic.
     fewest = min(final.values())
     winners = [name for name, chips in final.items() if chips == fewest]
+    # in any case: "THE WINNER IS QUILLON!" names Quillon (a program may shout every name)
     lines = [line for line in tail.split("\n") if WIN_WORDS.search(line)
-             and any(name in line for name in winners) and not re.search(r"round", line, re.I)]
+             and any(name.lower() in line.lower() for name in winners)
+             and not re.search(r"round", line, re.I)]
     if not lines:
         result.fail(f"The game ended with {' and '.join(winners)} on {fewest} chips, but the "
                     f"grader found no line naming the winner.",
