@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mutants
+from graders.pocoloco.play import chips_allowed, classify
 
 from conftest import FIXTURES, KIT_ROOT, grade, objective
 
@@ -115,3 +116,18 @@ def test_short_verbs_are_fine_function_names(graded):
     verdict = next(v for v in graded["correct-player_class_tuple_ranks"].verdicts
                    if v.item.id == "functions")
     assert verdict.score == verdict.item.points, [c.messages for c in verdict.checks]
+
+
+@pytest.mark.parametrize("wording, kind", [("(r)oll or (s)tay? ", "roll"),
+                                           ("[k]eep or [r]oll? ", "roll"),
+                                           ("What's your name? ", "name")])
+def test_a_key_letter_in_brackets_is_part_of_its_word(wording, kind):
+    assert classify(wording, "") == kind
+
+
+def test_the_chips_typed_are_the_nearest_the_question_allows():
+    """The game-over game wants 3 chips; "Enter starting chips (5-50): " gets 5."""
+    assert chips_allowed("Enter starting chips (5-50): ", 3) == 5
+    assert chips_allowed("Chips (at least 5): ", 3) == 5
+    assert chips_allowed("How many chips? ", 3) == 3
+    assert chips_allowed("Enter starting chips (5-50): ", 20) == 20

@@ -111,3 +111,11 @@ def test_a_hyphenated_name_is_another_player():
     assert numbers_by_name("| Robo-Otto |    10 |", names) == {"Robo-Otto": 10}
     assert numbers_by_name("| Otto      |    12 |", names) == {"Otto": 12}
     assert numbers_by_name("Otto: 7 chips, Robo-Otto: 9", names) == {"Otto": 7, "Robo-Otto": 9}
+
+
+def test_a_count_may_end_a_sentence():
+    """"... and you (Quillon) have 20." counts 20 for Quillon; "7.5" is no count."""
+    names = ["Quillon", "Ann", "Bo"]
+    line = "Chips: Ann has 20, Bo has 19 and you (Quillon) have 18."
+    assert numbers_by_name(line, names) == {"Ann": 20, "Bo": 19, "Quillon": 18}
+    assert numbers_by_name("Ann: 7.5 points, Bo: 3", names) == {"Bo": 3}

@@ -37,9 +37,10 @@ def check_asks_name_and_chips(games, result):
         result.fail("Your program never asked how many chips everyone starts with.",
                     evidence=opening)
     start = reading.standings_before(0)
-    if start and any(value != LONG.chips for value in start.values()):
-        result.fail(f"The grader answered {LONG.chips} chips, but Round 1 did not start with "
-                    f"{LONG.chips} chips each.", expected=f"everyone: {LONG.chips}",
+    typed = reading.game.policy.chips        # LONG's, or the nearest the question allowed
+    if start and any(value != typed for value in start.values()):
+        result.fail(f"The grader answered {typed} chips, but Round 1 did not start with "
+                    f"{typed} chips each.", expected=f"everyone: {typed}",
                     actual=str(start), evidence=opening)
     clash = games.get("name-clash")
     if clash is not None and shares_a_name(clash):
@@ -52,6 +53,9 @@ def check_asks_name_and_chips(games, result):
     if computers != 3 and reading.complete(0):
         result.partial(0.5, f"The game has {computers} computer players; the handout asks for "
                             f"three ({', '.join(reading.names[1:])} were found).")
+
+
+TITLE_FIRST = re.compile(r"^[^A-Za-z]*poco\s*-?\s*loco\s*([-–—:|!~=*]|$)", re.I)
 
 
 @pytest.mark.item("instructions")
@@ -73,7 +77,11 @@ def check_title_and_instructions(games, result):
                if len(re.findall(r"[A-Za-z]+", line)) <= 6
                or all(len(w) == 1 for w in re.findall(r"[A-Za-z]+", line))]
     banner = sum(1 for line in top if len(re.sub(r"[\w\s]", "", line)) >= 10) >= 2
-    if not (any("pocoloco" in line or "welcome" in line for line in letters) or banner):
+    # a line that starts with the game's name set apart is its title whatever follows:
+    # "pocoloco - first one out of chips wins" (not "PocoLoco is a dice game for...")
+    named_first = any(TITLE_FIRST.search(line) for line in top)
+    if not (any("pocoloco" in line or "welcome" in line for line in letters) or banner
+            or named_first):
         result.partial(0.5, "No title: the first lines printed do not name the game "
                             "(e.g. 'Welcome to PocoLoco!').", actual="\n".join(top))
     if len(words) < 25 or len(topics) < 3:

@@ -34,7 +34,7 @@ def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | 
         readings[scenario.name] = Reading(game)
         ended = game.transcript
         attach(f"transcripts/{scenario.name}.txt",
-               f"Game '{scenario.name}': {scenario.purpose}. {scenario.chips} chips each.\n"
+               f"Game '{scenario.name}': {scenario.purpose}. {game.policy.chips} chips each.\n"
                f"«...» is what the grader typed; [dice: ...] are the dice it loaded.\n\n"
                + ended.render(max_lines=100_000) + f"\n\n{ended.ended_how}\n")
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):

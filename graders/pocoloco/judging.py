@@ -12,7 +12,10 @@ from .scenarios import LONG
 
 TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll)|draw\b", re.I)
 WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
-ROUND_ONE = re.compile(r"\bround\s*#?\s*:?\s*1\b", re.I)
+ROUND_ONE = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*1\b", re.I)   # on one line
+# a heading line: only decoration before the word ("| Round 1 |", "=== ROUND 1 ==="), unlike
+# "... depends on the best roll of the round: 1 for points" in the instructions
+ROUND_ONE_HEADING = re.compile(r"^[^A-Za-z\n]*round[ \t]*#?[ \t]*:?[ \t]*1\b", re.I | re.M)
 SPECIAL_WORDS = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
                  "triple": r"three|triple|trip|kind|3x|x3"}
 
@@ -129,7 +132,8 @@ def have_round(reading: Reading, index: int, result, scenario) -> bool:
 def intro(reading: Reading) -> tuple[int, int]:
     """The text before the first round: up to a 'Round 1' heading, or the first roll."""
     start, end = reading.before(0)
-    heading = ROUND_ONE.search(reading.text, start, end)
+    heading = ROUND_ONE_HEADING.search(reading.text, start, end) or \
+        ROUND_ONE.search(reading.text, start, end)
     return start, heading.start() if heading else end
 
 

@@ -76,6 +76,23 @@ class Game:
         return bool(self.transcript.draws)
 
 
+def chips_allowed(question: str, wanted: int) -> int:
+    """The scenario's starting chips, or the nearest number the question allows: a program
+    may accept only "Enter starting chips (5-50): " (the handout sets no range, and a game
+    that never starts judges nothing); the game-over game then runs a few rounds longer."""
+    text = question.strip().split("\n")[-1]
+    shown = RANGE.search(text)
+    if shown:
+        low, high = sorted((int(shown.group(1)), int(shown.group(2))))
+        return min(max(wanted, low), high)
+    least = AT_LEAST.search(text)
+    return max(wanted, int(least.group(1))) if least else wanted
+
+
+RANGE = re.compile(r"(\d+)\s*(?:-|–|to|and)\s*(\d+)")
+AT_LEAST = re.compile(r"(?:at least|minimum|min\.?|>=)\s*(\d+)", re.I)
+
+
 def asks_to_stop(text: str) -> bool:
     """A yes/no question about stopping rather than rolling ("Stop rolling? (y/n)",
     "Do you want to hold?"), where yes means stop."""
@@ -112,9 +129,14 @@ PAUSE = re.compile(r"\b(press|hit)\b.*\benter\b", re.I)
 CHOICE_WORDS = re.compile(r"again|stop|hold|keep", re.I)
 
 
+KEY_IN_WORD = re.compile(r"[(\[](\w)[)\]](?=\w)")
+
+
 def classify(wording: str, context: str) -> str:
     """What a prompt asks, from its wording; a bare prompt ("> ") or a generic one ("Your
     choice (1 or 2): ") is read with the lines printed just before it (a menu)."""
+    # "(r)oll or (s)tay?", "[k]eep": the key letter in brackets is part of its word
+    wording, context = KEY_IN_WORD.sub(r"\1", wording), KEY_IN_WORD.sub(r"\1", context)
     text = wording
     own_word = any(r.search(wording) for r in (NAME, CHIPS, PLAYERS, RULES, ROLL))
     if (len(NOT_LETTERS.sub("", wording)) < 8 and not own_word) or \
@@ -223,7 +245,9 @@ def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
             intent_text = COMPUTER_NAMES[given % 3] + ("" if given < 3 else str(given))
         else:
             intent_text = ""
-        intent = {"name": policy.human, "chips": str(scenario.chips), "rules": scenario.rules,
+        if kind == "chips":
+            policy.chips = chips_allowed(prompt.wording or prompt.context, scenario.chips)
+        intent = {"name": policy.human, "chips": str(policy.chips), "rules": scenario.rules,
                   "players": intent_text, "computer-name": intent_text,
                   "dice": "all-dice", "again": "no", "continue": "yes",
                   "roll": "yes" if rolls else "no"}.get(kind, "yes")

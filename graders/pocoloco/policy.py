@@ -107,7 +107,7 @@ class Turn:
 TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
 TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
                        re.I)
-ROUND_HEADING = re.compile(r"\bround\s*#?\s*:?\s*(\d+)", re.I)
+ROUND_HEADING = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*(\d+)", re.I)   # on one line
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
                    r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
 ROLLS_ON = re.compile(r"\b(rolls?|rolling|roll|goes|tries) (again|on|once more)|re-?rolls?\b|"

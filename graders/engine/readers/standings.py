@@ -49,12 +49,12 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 # After a name: punctuation, a short note in brackets, and a few linking words, then the number
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
 # A dash with a space after it, or an arrow, separates ("Mo - 7 chips", "Mo -> 7");
-# "-7" is a negative count.
+# "-7" is a negative count; "7." ends a sentence ("and you have 7."), "7.5" is no count.
 NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
                          r"(?:-+(?:>|\s)[^\w\d-]{0,6})?"
                          r"(?:(?:now|currently|still|finished|finishes|ends|ended)\s+)?"
                          r"(?:(?:has|have|with|on|holds|chips?|total|count)\b"
-                         r"[^\w\d-]{0,6})*(-?\d+)(?![\w.])(?!\s*[,-]?\s*\d)"
+                         r"[^\w\d-]{0,6})*(-?\d+)(?!\w)(?!\.\d)(?!\s*[,-]?\s*\d)"
                          r"(?!\s*(?:points?|pts|rolls?|times?)\b)", re.I)
 
 
