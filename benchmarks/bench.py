@@ -11,8 +11,9 @@ Reports, with the targets for a 2-core machine in brackets:
   4. a program that hangs, as the worst case per submission              [<= 5 s]:
      an endless loop of rolls in one game, and a program stuck without output in
      every game (PocoLoco, Poker Dice)
-  5. isolation: the cost of the bubblewrap sandbox per run and per grade command
-     (the same runs with GRADER_SANDBOX=off)
+  5. isolation: a run's start in a sandbox of its own, without a sandbox
+     (GRADER_SANDBOX=off) and forked from the fork server (where the sandbox is set up by
+     root), and one grade command each way
 
 Real times depend on what else the machine is doing: the load average is printed before and
 after, and the ratios (3, 5) hold better than the seconds on a busy machine.
@@ -33,7 +34,7 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(KIT))
 
-from graders.engine import pythons, sandbox  # noqa: E402
+from graders.engine import forkserver, pythons, sandbox  # noqa: E402
 from graders.engine.harness import Child, prepare_workdir  # noqa: E402
 from graders.engine.submissions import from_path  # noqa: E402
 from graders.pocoloco.play import play  # noqa: E402
@@ -146,17 +147,18 @@ def assignments() -> None:
               f"{median / target:.2f} of the target   [target <= {target:g} s]")
 
 
-def per_run(setting: str, repeats: int = 30) -> float:
-    """Median real seconds of one run (start to exit) of a program that prints one line."""
-    saved = os.environ.get(sandbox.SANDBOX_ENV)
-    os.environ[sandbox.SANDBOX_ENV] = setting
+def per_run(env: dict[str, str], repeats: int = 30) -> float:
+    """Median real seconds of one run (start to exit) of a program that prints one line,
+    with the settings ``env`` (GRADER_SANDBOX, GRADER_FORKSERVER) in force."""
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
     try:
         sandbox.status()                 # the probe, once, outside the timing
         with tempfile.TemporaryDirectory() as tmp:
             program = Path(tmp) / "hello.py"
             program.write_text("print('hello')\n")
             times = []
-            for _ in range(repeats):
+            for _ in range(repeats + 1):     # the first may start the fork server: not timed
                 workdir = prepare_workdir([program])
                 child = Child(workdir / "hello.py", workdir=workdir).start()
                 while child.next_event() is not None:
@@ -165,11 +167,12 @@ def per_run(setting: str, repeats: int = 30) -> float:
                 times.append(child.elapsed)
                 shutil.rmtree(workdir, ignore_errors=True)
     finally:
-        if saved is None:
-            os.environ.pop(sandbox.SANDBOX_ENV, None)
-        else:
-            os.environ[sandbox.SANDBOX_ENV] = saved
-    return statistics.median(times)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    return statistics.median(times[1:])
 
 
 def folder(copies: int) -> tuple[float, int]:
@@ -238,14 +241,23 @@ def main() -> None:
     if not isolation.active:
         print(f"5. isolation: none here ({isolation.why_not}); nothing to compare")
     else:
-        boxed, plain = per_run("on"), per_run("off")
-        print(f"5. isolation (bubblewrap): {1000 * (boxed - plain):.0f} ms more per run "
-              f"({1000 * boxed:.0f} ms vs {1000 * plain:.0f} ms for a program that prints "
-              f"one line: {boxed / plain:.2f}x)")
+        own = {forkserver.ENV: "off"}
+        plain = per_run({sandbox.SANDBOX_ENV: "off"})
+        boxed = per_run(own)
+        print(f"5. a run of a program that prints one line (median of 30): "
+              f"{1000 * boxed:.0f} ms in a sandbox of its own, {1000 * plain:.0f} ms without "
+              f"a sandbox ({boxed / plain:.2f}x)", end="")
+        if forkserver.enabled(isolation):
+            forked = per_run({})
+            print(f", {1000 * forked:.0f} ms forked from the fork server ({forked / boxed:.2f}x"
+                  " of a sandbox of its own)")
+        else:
+            print("; no fork server here (it needs a sandbox set up by root)")
         one = single("reference/pocoloco")
+        alone = single("reference/pocoloco", env=own)
         off = single("reference/pocoloco", env={sandbox.SANDBOX_ENV: "off"})
-        print(f"   one PocoLoco grade command: {one:.2f} s isolated, {off:.2f} s with "
-              f"{sandbox.SANDBOX_ENV}=off (+{one - off:.2f} s, {one / off:.2f}x)")
+        print(f"   one PocoLoco grade command: {one:.2f} s as graded, {alone:.2f} s with "
+              f"{forkserver.ENV}=off, {off:.2f} s with {sandbox.SANDBOX_ENV}=off")
     print(f"Afterwards: {load()}")
 
 

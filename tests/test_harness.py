@@ -412,3 +412,22 @@ def test_processes_start_while_another_thread_changes_the_environment():
             del os.environ[name]
     assert failed == [] and len(seen) == 100
     assert set(seen) <= {"mark", ""} and count > 100
+
+
+def test_a_program_cannot_say_the_grader_was_at_fault(run_program):
+    """An exit event a program forges on the side channel may end its run, but it cannot mark
+    the run as the grader's problem (such runs are set aside instead of judged)."""
+    session = run_program("""
+        import json, os
+        line = json.dumps({"ev": "exit", "status": "limit", "error": "forged", "out": 0,
+                           "grader_problem": True, "shorter_limit": True}) + "\\n"
+        for fd in range(3, 40):
+            try:
+                os.write(fd, line.encode())
+            except OSError:
+                pass
+        print("after")
+    """)
+    assert session.child.outcome.get("error") == "forged"
+    assert not session.child.grader_problem
+    assert "shorter_limit" not in session.child.outcome

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import pythons, sandbox
+from graders.engine import forkserver, pythons, sandbox
 from graders.engine.harness import Child, Limits
 from graders.engine.rubric import Rubric
 from graders.engine.session import Session
@@ -367,8 +367,19 @@ def run_program(source: str, tmp_path: Path, limits: Limits | None = None) -> Se
 needs_sandbox = pytest.mark.skipif(not ISOLATED, reason="bubblewrap cannot run here")
 
 
+@pytest.fixture(params=["forked", "own sandbox"])
+def how_runs_start(request, monkeypatch):
+    """Both ways a sandboxed run starts: forked from the grader's fork server (where the
+    sandbox is set up by root) and in a sandbox of its own (elsewhere, and when turned off)."""
+    if request.param == "forked" and not forkserver.enabled():
+        pytest.skip("runs are forked only in a sandbox set up by root")
+    if request.param != "forked":
+        monkeypatch.setenv(forkserver.ENV, "off")
+    return request.param
+
+
 @needs_sandbox
-def test_a_sandboxed_program_sees_only_the_system_and_its_own_folder(tmp_path):
+def test_a_sandboxed_program_sees_only_the_system_and_its_own_folder(tmp_path, how_runs_start):
     other = fresh_run_folder([])                 # another run folder of the same grader
     session = run_program(f"""
         import os, sys
@@ -391,10 +402,11 @@ def test_a_sandboxed_program_sees_only_the_system_and_its_own_folder(tmp_path):
                      "answered"):
         assert expected in text, text
     assert session.child.isolation.active
+    assert session.child.forked == (how_runs_start == "forked")
 
 
 @needs_sandbox
-def test_rlimits_and_session_inside_the_sandbox(tmp_path):
+def test_rlimits_and_session_inside_the_sandbox(tmp_path, how_runs_start):
     session = run_program("""
         import os, resource
         for name in ("NPROC", "NOFILE", "AS", "FSIZE", "CPU", "CORE"):
@@ -484,7 +496,7 @@ def test_processes_are_limited_by_the_kernel(tmp_path):
 
 
 @needs_sandbox
-def test_the_pty_and_the_side_channel_work_across_the_boundary(tmp_path):
+def test_the_pty_and_the_side_channel_work_across_the_boundary(tmp_path, how_runs_start):
     limits = Limits(wall_seconds=8)
     path = tmp_path / "prog.py"
     path.write_text("import random\nname = input('Name? ')\n"

@@ -2,7 +2,8 @@
 
 The child is started with ``kitboot.py`` (see ``boot/``), which announces every prompt and random
 draw on a side channel. It runs inside a bubblewrap sandbox where bubblewrap works
-(see ``sandbox``), with the kit's older guards as the fallback. The harness reads the terminal
+(see ``sandbox``; forked from the fork server where root sets the sandbox up, see
+``forkserver``), with the kit's older guards as the fallback. The harness reads the terminal
 and the side channel in order, answers random draws through a draw policy, enforces time,
 memory and output limits, and keeps an ordered event log: output, draws, prompts, answers, exit.
 
@@ -39,7 +40,7 @@ from pathlib import Path
 import pexpect
 import ptyprocess
 
-from . import pythons, sandbox, starts
+from . import forkserver, pythons, sandbox, starts
 from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
@@ -325,11 +326,18 @@ def _compile_boot(python: str, key: tuple) -> Path:
     return target
 
 
+# what only the grader puts in an outcome: a program's own exit event cannot say that the
+# grader was at fault (its runs would then be set aside instead of judged)
+GRADER_KEYS = ("grader_problem", "shorter_limit")
+
+
 def _valid_event(event) -> bool:
     """A side-channel event has the shape the boot file writes (a program could forge one):
     anything else is dropped, and fields the grader reads get their expected types."""
     if not isinstance(event, dict) or not isinstance(event.get("ev"), str):
         return False
+    for key in GRADER_KEYS:              # said by the grader alone, never by a program
+        event.pop(key, None)
     if not isinstance(event.get("out", 0), int) or isinstance(event.get("out"), bool):
         event["out"] = 0
     for key, kind in (("prompt", str), ("text", str), ("stack", list), ("req", dict),
@@ -337,6 +345,25 @@ def _valid_event(event) -> bool:
         if key in event and not isinstance(event[key], kind):
             event[key] = kind()
     return True
+
+
+TERMINAL_SIZE = (50, 120)        # rows, columns of a run's terminal
+
+
+def open_terminal(echo: bool = True, dimensions=TERMINAL_SIZE) -> tuple[int, int]:
+    """A new pseudo-terminal (master, program's side) of ``dimensions``, echoing or not."""
+    master, slave = os.openpty()
+    try:
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", *dimensions, 0, 0))
+        if not echo:
+            attributes = termios.tcgetattr(slave)
+            attributes[3] &= ~termios.ECHO
+            termios.tcsetattr(slave, termios.TCSANOW, attributes)
+    except BaseException:
+        os.close(master)
+        os.close(slave)
+        raise
+    return master, slave
 
 
 class _Terminal(ptyprocess.PtyProcess):
@@ -352,13 +379,8 @@ class _Terminal(ptyprocess.PtyProcess):
               dimensions=(24, 80), pass_fds=()):
         if preexec_fn is not None:
             raise ValueError("preexec_fn would need a fork")
-        master, slave = os.openpty()
+        master, slave = open_terminal(echo, dimensions)
         try:
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", *dimensions, 0, 0))
-            if not echo:
-                attributes = termios.tcgetattr(slave)
-                attributes[3] &= ~termios.ECHO
-                termios.tcsetattr(slave, termios.TCSANOW, attributes)
             process = pythons.popen(argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd,
                                     env=env, pass_fds=tuple(pass_fds), start_new_session=True)
         except BaseException:
@@ -371,6 +393,22 @@ class _Terminal(ptyprocess.PtyProcess):
         terminal = cls(process.pid, master)
         terminal.argv, terminal.env, terminal.launch_dir = argv, env, cwd
         return terminal
+
+
+class _ForkedRun:
+    """What the harness uses of a pexpect spawn, for a run a fork server made: its first
+    process (``pid``, as the grader numbers it; the server reaps it), the terminal's master
+    side (``child_fd``) and the ``server``."""
+
+    def __init__(self, pid: int, master: int, server):
+        self.pid, self.child_fd, self.server = pid, master, server
+        self.ptyproc = self
+        self.delayafterclose = self.delayafterterminate = 0
+
+    def close(self, force: bool = True) -> None:
+        if self.child_fd >= 0:
+            os.close(self.child_fd)
+            self.child_fd = -1
 
 
 class _Spawn(pexpect.spawn):
@@ -390,9 +428,10 @@ def prepare_workdir(files, extra: dict[str, str] | None = None,
     """A fresh private folder holding copies of the submission's files.
 
     ``files`` is a list of paths, or a mapping of the name to use -> original path. Prefer
-    ``run_folder``, which also removes the folder.
+    ``run_folder``, which also removes the folder. Where runs are forked from a server, run
+    folders are made in the folder it shows to its runs (``forkserver.folder``).
     """
-    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    workdir = Path(tempfile.mkdtemp(prefix=prefix, dir=forkserver.folder()))
     named = files.items() if isinstance(files, dict) else ((Path(p).name, p) for p in files)
     for name, path in named:
         path = Path(path)
@@ -492,6 +531,7 @@ class Child:
         self._events_open = True
         self._proc: _Spawn | None = None
         self.isolation: sandbox.Isolation | None = None    # how this run was isolated
+        self.forked = False              # made by the fork server (``forkserver``)
         self.replayed = False            # took the record of an identical start (``starts``)
         self._start: starts.Start | None = None     # the start this run is the first of
 
@@ -507,11 +547,7 @@ class Child:
                 record = starts.wait(start)
                 if record is not None and starts.fits(record, self.limits):
                     return self._replay(record)
-        events_r, events_w = os.pipe()
-        replies_r, replies_w = os.pipe()
-        os.set_inheritable(events_w, True)
-        os.set_inheritable(replies_r, True)
-        config = {"event_fd": events_w, "reply_fd": replies_r, "workdir": str(self.workdir),
+        config = {"workdir": str(self.workdir),
                   "target": str(self.target), "deny": self.deny, "args": self.args,
                   "mode": self.mode, "module": self.module, "seed": self.policy.seed,
                   "paths": self.paths,
@@ -521,41 +557,87 @@ class Child:
                              "file_bytes": self.limits.file_bytes,
                              "processes": self.limits.processes,
                              "open_files": self.limits.open_files}}
-        boot = compiled_boot(self.python)
-        argv = [self.python, "-I", "-X", "utf8", str(boot)]
         if isolation.active:
             config["sandboxed"] = True
             if isolation.as_root:
                 config["sandbox_uid"] = isolation.uid
-            argv[4] = sandbox.BOOT_INSIDE
-            argv = sandbox.wrap(argv + [json.dumps(config)], isolation, python=self.python,
-                                workdir=str(self.workdir), readable=self.paths, boot=str(boot))
-        else:
-            argv.append(json.dumps(config))
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(self.workdir),
                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm", "COLUMNS": "120",
                "LINES": "50", **self.extra_env}
-        self.started = time.monotonic()
-        try:
-            self._proc = _Spawn(argv[0], argv[1:],
-                                cwd=str(self.workdir), env=env, echo=False,
-                                dimensions=(50, 120), pass_fds=(events_w, replies_r),
-                                encoding=None)
-        finally:
-            os.close(events_w)
-            os.close(replies_r)
-        # pexpect and ptyprocess sleep 0.1 s after close/terminate by default; the whole
-        # process group is killed with SIGKILL instead, so no grace time is needed.
-        for obj in (self._proc, self._proc.ptyproc):
-            obj.delayafterclose = obj.delayafterterminate = 0
-        self._events_fd = events_r
-        self._replies_fd = replies_w
+        server = forkserver.server_for(self) if isolation.active else None
+        if server is None or not self._with_side_channel(self._fork, server, config, env):
+            self._with_side_channel(self._spawn, config, env)
         self._last_activity = self._cpu_moved_at = self.started
         self._folder_at_start = folder_bytes(self.workdir, 1 << 40)
         self._folder_checked_at = self.started
         with _meter_lock:
             _live_children.add(self)
         return self
+
+    def _with_side_channel(self, start, *args) -> bool:
+        """``start(*args, pipes)`` with new side-channel pipes (the run's ends: the event
+        pipe's write end, the reply pipe's read end); the grader keeps the other ends when
+        it started the run (True)."""
+        events_r, events_w = os.pipe()
+        replies_r, replies_w = os.pipe()
+        started = False
+        try:
+            started = start(*args, (events_w, replies_r)) is not False
+        finally:
+            os.close(events_w)
+            os.close(replies_r)
+            if not started:
+                os.close(events_r)
+                os.close(replies_w)
+        if started:
+            self._events_fd, self._replies_fd = events_r, replies_w
+        return started
+
+    def _spawn(self, config: dict, env: dict, pipes: tuple[int, int]) -> None:
+        """Start the run as a process of its own (in a sandbox of its own where there is
+        one), with the side channel's pipes at the numbers they have here."""
+        events_w, replies_r = pipes
+        os.set_inheritable(events_w, True)
+        os.set_inheritable(replies_r, True)
+        config = dict(config, event_fd=events_w, reply_fd=replies_r)
+        boot = compiled_boot(self.python)
+        argv = [self.python, "-I", "-X", "utf8", str(boot)]
+        if self.isolation.active:
+            argv[4] = sandbox.BOOT_INSIDE
+            argv = sandbox.wrap(argv + [json.dumps(config)], self.isolation,
+                                python=self.python, workdir=str(self.workdir),
+                                readable=self.paths, boot=str(boot))
+        else:
+            argv.append(json.dumps(config))
+        self.started = time.monotonic()
+        self._proc = _Spawn(argv[0], argv[1:], cwd=str(self.workdir), env=env, echo=False,
+                            dimensions=TERMINAL_SIZE, pass_fds=pipes, encoding=None)
+        # pexpect and ptyprocess sleep 0.1 s after close/terminate by default; the whole
+        # process group is killed with SIGKILL instead, so no grace time is needed.
+        for obj in (self._proc, self._proc.ptyproc):
+            obj.delayafterclose = obj.delayafterterminate = 0
+
+    def _fork(self, server, config: dict, env: dict, pipes: tuple[int, int]) -> bool:
+        """Have the submission's fork server make the run (see ``forkserver``); False when
+        it made nothing (the run then starts on its own)."""
+        master, terminal = open_terminal(echo=False, dimensions=TERMINAL_SIZE)
+        config = dict(config, event_fd=forkserver.EVENT_FD, reply_fd=forkserver.REPLY_FD)
+        if self.isolation.as_root and self.isolation.uid is not None:
+            sandbox.give_to(str(self.workdir), self.isolation.uid)
+        self.started = time.monotonic()
+        try:
+            pid = server.spawn(config, env, str(self.workdir), (terminal,) + pipes)
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(terminal)
+        if pid is None:
+            os.close(master)
+            return False
+        self._proc = _ForkedRun(pid, master, server)
+        self.forked = True
+        return True
 
     def _replay(self, record: starts.Record) -> "Child":
         """End at once as the first run of the same start ended (see ``starts``); its CPU
@@ -703,6 +785,11 @@ class Child:
                 self._read_cpu(whole=True)
                 if self._cpu >= self.limits.cpu_seconds:     # killed by the kernel's backstop
                     self._stop("cpu", self._cpu_message())
+                    return None
+                if isinstance(self._proc, _ForkedRun) and not self._proc.server.alive():
+                    # its fork server ended (and the run with it): not the program's doing
+                    self._stop("server", "ended with the grader's fork server",
+                               grader_problem=True)
                     return None
                 self.stopped_by = self.stopped_by or "ended"
                 self.outcome = {"status": "died", "error": "the program stopped unexpectedly"

@@ -42,6 +42,7 @@ from . import pythons
 REQUIRE_ENV = "GRADER_REQUIRE_SANDBOX"
 SANDBOX_ENV = "GRADER_SANDBOX"
 BOOT_INSIDE = "/kit/kitboot.py"          # where the boot file appears inside the sandbox
+SERVER_INSIDE = "/kit/forkserver.py"     # where a fork server's file appears (forkserver)
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives")
 TMP_BYTES = 16 * 1024 * 1024             # the private /tmp (writes there are refused anyway)
@@ -183,19 +184,29 @@ def _parents(path: str) -> list[str]:
 
 
 def wrap(argv: list[str], isolation: Isolation, *, python: str, workdir: str,
-         readable: list[str] = (), boot: str | None = None, chown: bool = True) -> list[str]:
+         readable: list[str] = (), boot: str | None = None, chown: bool = True,
+         server: str | None = None) -> list[str]:
     """The bwrap command line that runs ``argv`` (the student interpreter and its arguments)
     in the sandbox. ``readable``: folders to show read-only at their own paths; ``boot``:
     the host's boot file, shown as BOOT_INSIDE; ``workdir``: the writable run folder.
 
     With ``chown`` and a root-run sandbox, the run folder is handed to the sandbox's user
-    first (the boot file switches to that user before any student code runs)."""
+    first (the boot file switches to that user before any student code runs).
+
+    ``server``: the host's fork server file (``forkserver``), shown as SERVER_INSIDE; the
+    sandbox then holds a submission's folder of run folders as ``workdir``, and root keeps
+    the capability to give each run namespaces of its own (a root-run sandbox only; every
+    run drops it with the switch to the sandbox's user)."""
     command = [isolation.binary, "--die-with-parent", "--new-session",
                "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
                "--unshare-cgroup-try", "--hostname", "sandbox"]
     if isolation.as_root:
         # no user namespace: root sets it up, the boot file then drops to isolation.uid
         command += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+        if server:
+            command += ["--cap-add", "CAP_SYS_ADMIN"]
+    elif server:
+        raise ValueError("a fork server needs a sandbox set up by root")
     else:
         command += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL",
                     "--uid", "65534", "--gid", "65534"]
@@ -218,6 +229,8 @@ def wrap(argv: list[str], isolation: Isolation, *, python: str, workdir: str,
             binds.append(("--ro-bind", folder, folder))
     if boot:
         binds.append(("--ro-bind", boot, BOOT_INSIDE))
+    if server:
+        binds.append(("--ro-bind", server, SERVER_INSIDE))
     binds.append(("--bind", workdir, workdir))
     made = {"/", "/tmp", "/proc", "/dev", *SYSTEM_DIRS}
     for kind, source, target in binds:
