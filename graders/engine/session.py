@@ -128,7 +128,17 @@ class Session:
         return Transcript(self.child.log, self.child.outcome, self.gave_up)
 
     def output_since_answer(self) -> str:
-        return self.transcript.since_last_answer()
+        """What the program printed since the grader's last answer (all of it before the
+        first). While the run goes on, only the end of the log is read (a game asks this at
+        every prompt: reading the whole log each time grew with the square of its length);
+        once it has ended, the whole transcript, which notes the run for the plugin."""
+        if self.child.outcome.get("status"):
+            return self.transcript.since_last_answer()
+        log = self.child.log
+        start = len(log)
+        while start and log[start - 1].kind != "answer":
+            start -= 1
+        return Transcript(log[start:]).text
 
 
 def _screen_tail(log, lines: int = 6) -> str:

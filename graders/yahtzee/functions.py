@@ -82,10 +82,16 @@ def history(entry, named: dict) -> dict:
             (named[entry] if isinstance(entry, str) else entry)}
 
 
+@cache
+def _table(path: Path) -> dict:
+    """A TOML file of the grader's (read once per process; never changed)."""
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
 def chosen_cases(item: str, path: Path = CASES) -> list[Case]:
     """The cases.toml cases of a hidden item: calculate_score with the joker's histories, or
     calculate_final_scores judged on the item's own numbers."""
-    data, cases = tomllib.loads(path.read_text(encoding="utf-8")), []
+    data, cases = _table(path), []
     for at, entry in enumerate(data[item]):
         played = history(entry["history"], data["histories"])
         if item == "joker":
