@@ -45,8 +45,8 @@ _lock = threading.Lock()
 _folder: Path | None = None          # the folder of every run folder of this process
 _servers: dict[str, "ForkServer"] = {}    # student Python -> its server (``dead``: set aside)
 _owner_pid = os.getpid()             # a forked copy of the grader must not use them
-# bubblewrap's --die-with-parent watches the thread that started it: the server is started
-# from this one thread, which lives as long as the grader process (a run's thread may not)
+# bubblewrap's --die-with-parent watches the thread that started it: servers are started on
+# this one thread, which lives as long as the grader process (a run's thread may not)
 _starter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kit-forkserver")
 
 
@@ -73,8 +73,8 @@ def folder() -> Path | None:
 
 
 def server_for(child) -> "ForkServer | None":
-    """The server to fork ``child`` (a ``harness.Child``) from, started on first use; None
-    when the run starts on its own."""
+    """The server to fork ``child`` (a ``harness.Child``) from, started on first use (or
+    waited for, when ``prestart`` began it); None when the run starts on its own."""
     if child.paths or child.isolation is None or not enabled(child.isolation):
         return None
     with _lock:
@@ -83,8 +83,22 @@ def server_for(child) -> "ForkServer | None":
         server = _servers.get(child.python)
         if server is None:
             server = _servers[child.python] = ForkServer(child.python, child.isolation, _folder)
-            server.start()
-    return None if server.dead else server
+            _starter.submit(server.start)
+    server.started.wait(READY_SECONDS + 10)
+    return None if server.dead or not server.started.is_set() else server
+
+
+def prestart(python: str) -> None:
+    """Begin starting the server for ``python`` now, in the background (a grading run calls
+    this before pytest collects the grader, which keeps one core busy meanwhile), so that
+    the first run finds it ready."""
+    if not enabled():
+        return
+    root = folder()
+    with _lock:
+        if python not in _servers and root is not None:
+            server = _servers[python] = ForkServer(python, sandbox.status(), root)
+            _starter.submit(server.start)
 
 
 class ForkServer:
@@ -98,9 +112,20 @@ class ForkServer:
         self._sock: socket.socket | None = None
         self._process: subprocess.Popen | None = None
         self._pid: int | None = None     # the server's process, as the grader numbers it
+        self.started = threading.Event()     # set once ``start`` is over, either way
 
     def start(self) -> bool:
-        """Start the server and wait until it is ready; False (and ``why_not``) if it is not."""
+        """Start the server and wait until it is ready; False (and ``dead``, ``why_not``) if
+        it is not. Runs on the ``_starter`` thread (see there)."""
+        ready = False
+        try:
+            ready = self._start()
+            return ready
+        finally:
+            self.dead = self.dead or not ready
+            self.started.set()
+
+    def _start(self) -> bool:
         from .harness import compiled_boot, process_tree
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         config = {"sock": theirs.fileno(), "boot": sandbox.BOOT_INSIDE, "root": str(self.root),
@@ -110,11 +135,11 @@ class ForkServer:
                             workdir=str(self.root), boot=str(compiled_boot(self.python)),
                             chown=False, server=str(SERVER))
         try:
-            self._process = _starter.submit(
-                pythons.popen, argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            self._process = pythons.popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),),
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"},
-                start_new_session=True).result()
+                start_new_session=True)
         except OSError as exc:
             self.why_not, self.dead = str(exc), True
             mine.close()

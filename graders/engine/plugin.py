@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from . import harness, starts, static
+from . import forkserver, harness, pythons, starts, static
 from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import Submission, nothing_to_review
@@ -417,6 +417,7 @@ def _fewer_collections():
 def _run_here(rubric: Rubric, gradable: list[Submission], grader_dir: Path,
               public_only: bool, quiet: bool) -> list[SubmissionReport]:
     """One pytest run of the grader in this process over submissions that have a main file."""
+    forkserver.prestart(pythons.student_python())   # meanwhile pytest collects the grader
     plugin = KitPlugin(rubric, gradable, public_only)
     ini = Path(__file__).with_name("grader.ini")
     # Only the plugins a grader uses: pytest-timeout, named, instead of every installed
