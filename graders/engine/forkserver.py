@@ -2,9 +2,10 @@
 
 Starting a run on its own costs about 24 ms of CPU: bubblewrap's namespaces (4 ms), then the
 student's Python and what the boot file imports (20 ms). A class is thousands of runs. Where
-the sandbox is set up by root, the first run starts a fork server instead
+the sandbox is set up by root, a fork server is started once per grader process instead
 (``boot/forkserver.py``, in a sandbox like a run's, with the folder of every run folder bound
-in it), and every run is forked from it: about 8 ms each.
+in it; ``prestart`` begins it while pytest collects the grader), and every run is forked from
+it: about 8 ms each.
 
 Interpretation: a forked run must be as isolated as a run in a sandbox of its own. Each one gets
 new mount, PID, IPC, network and host-name namespaces, a fresh ``/tmp``, its own run folder and
