@@ -204,6 +204,18 @@ def test_score_shows_the_smallest_failure_first_and_each_problem_once():
     assert passed.fraction == 1.0 and passed.notes == ["Fine."]
 
 
+def test_a_long_expectation_several_failures_share_is_shown_once():
+    """A whole game's plan expected by three failing cases is shown under the first alone;
+    a short expected value stays beside each case's own value."""
+    plan = "round 1: your hand Q 7 5, dealer K 9 2: -20; round 2: your hand A 9 4: +10."
+    requirements = [check(False, f"answer {n}", plan, None, "The game went wrong.", size=n)
+                    for n in range(3)] + [check(False, "total", 10, 0, "Add up.", size=3)]
+    details = _score(requirements).details
+    assert [detail["expected"] for detail in details[:3]] == [plan, None, None]
+    short = _score([check(False, "a", 10, 0, "Add."), check(False, "b", 10, 1, "Add.")])
+    assert [detail["expected"] for detail in short.details] == ["10", "10"]
+
+
 # ----------------------------------------------------------------------------- readability
 def test_readability_weights_come_from_the_rubric_table(tmp_path):
     code = tmp_path / "game.py"

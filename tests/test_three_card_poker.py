@@ -244,3 +244,14 @@ def test_the_command_line_grades_a_broken_file_with_exit_status_0(tmp_path):
     data = json.loads(results.read_text())
     assert data["score"] == 0 and data["max_score"] == RUBRIC.max_score
     assert all("could not" in test["output"] for test in data["tests"])
+
+
+def test_a_yes_the_program_does_not_take_is_told_once(reports):
+    """'y' asks the question again instead of playing a round: the feedback says that, once,
+    and not the rounds missing after it (nor that the program played an extra round)."""
+    verdict = next(v for v in reports["mutant-while_true_y_not_yes"].verdicts
+                   if v.item.id == "main")
+    text = item_text(verdict)
+    assert text.count("After the answer 'y' the program did not play another round") == 1, text
+    assert "played another round" not in text.replace("did not play another round", "")
+    assert "round(s) to have been played" not in text

@@ -106,14 +106,21 @@ def score(result, requirements: list[Requirement], noun: str = "things checked",
             sentences.add(requirement.sentence)
             said.append(requirement)
     shown_evidence: set[str] = set()
+    shown_long: set[str] = set()
     for number, requirement in enumerate(said[:SHOWN]):
         message = requirement.sentence
         if number == 0:
             message = f"{len(failed)} of {total} {noun} went wrong. {message}"
         evidence = requirement.evidence if requirement.evidence not in shown_evidence else None
         shown_evidence.add(requirement.evidence)
+        # a long expectation several cases share (a whole game's plan) is shown once; a short
+        # one stays beside the value it is compared with
+        expected = requirement.expected
+        if expected is not None and _long(expected):
+            expected = None if expected in shown_long else expected
+            shown_long.add(requirement.expected)
         title = requirement.evidence_title or evidence_title
-        result.partial(fraction, message, expected=requirement.expected,
+        result.partial(fraction, message, expected=expected,
                        actual=requirement.actual, evidence=evidence,
                        evidence_title=title if evidence else None)
     if len(said) > SHOWN:
@@ -123,6 +130,11 @@ def score(result, requirements: list[Requirement], noun: str = "things checked",
     if not said:
         result.partial(fraction, f"{len(failed)} of {total} {noun} went wrong.")
     return fraction
+
+
+def _long(text: str) -> bool:
+    """Text too long to repeat under every case that expects it."""
+    return len(text) > 60 or "\n" in text
 
 
 def require(result, import_error: str | None, available: dict, names, *, explain_here: bool,

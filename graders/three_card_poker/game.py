@@ -185,7 +185,8 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
             continue
         if kind != "ask" or answered >= len(plan.answers):
             continue
-        requirements.append(_judge_answer(plan, run, answered, rounds, segment))
+        requirements.append(_judge_answer(plan, run, answered, rounds, segment,
+                                          said=[req.case for req in requirements]))
         segment, answered = "", answered + 1
     unanswered = [answer.text for answer in plan.answers[answered:]]
     if unanswered:
@@ -198,23 +199,35 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
     return requirements + _judge_end(plan, run)
 
 
-def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, text: str) -> Requirement:
+def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, text: str,
+                  said: list[str]) -> Requirement:
     """At the answer ``index`` to 'Play another round?': the running total, or that the
-    question came again (no round played since the answer before)."""
+    question came again (no round played since the answer before). ``said``: what the
+    requirements before it said (a yes that did not play a round is told once; the rounds
+    missing after it are its consequence, counted but not told again)."""
     answer = plan.answers[index]
     # the rounds played by now: one after each answer that was not a repeated question
     wanted = sum(not one.asked_again for one in plan.answers[:index + 1])
-    if answer.asked_again and rounds != wanted:
-        return Requirement(False, f"After the answer {plan.answers[index - 1].text!r} the "
-                                  "program played another round. Any answer other than y, "
-                                  "yes, n or no must ask 'Play another round? (y/n)' again.",
+    if rounds < wanted:
+        yes = next(one.text for one in reversed(plan.answers[:index])
+                   if one.text.strip().lower() in ("y", "yes"))
+        sentence = (f"After the answer {yes!r} the program did not play another round. y or "
+                    "yes, in capitals or small letters and with spaces around, must play "
+                    "another round.")
+        if any("did not play another round" in case for case in said):
+            return Requirement(False)
+        return Requirement(False, sentence, plan.describe(), None, evidence=run.transcript)
+    if rounds > wanted:
+        earlier = plan.answers[index - 1].text if index else None
+        because = f"After the answer {earlier!r} the program played another round" if \
+            answer.asked_again and earlier is not None else \
+            f"The program played {rounds} round(s) before the answer {answer.text!r}, " \
+            f"where the grader expected {wanted}"
+        return Requirement(False, f"{because}. Any answer other than y, yes, n or no must "
+                                  "ask 'Play another round? (y/n)' again.",
                            plan.describe(), None, evidence=run.transcript)
     if answer.asked_again:
         return Requirement(True)
-    if rounds != wanted:
-        return Requirement(False, f"The grader expected {wanted} round(s) to have been played "
-                                  f"before the answer {answer.text!r}, but counted {rounds}.",
-                           plan.describe(), None, evidence=run.transcript)
     return _total(run, text, plan.totals()[wanted - 1],
                   f"After round {wanted} ({plan.rounds[wanted - 1].brief()}) the running "
                   "total must be")
@@ -243,5 +256,5 @@ def _judge_end(plan: Plan, run: GameRun) -> list[Requirement]:
     else:
         return [Requirement(True), _total(run, run.tail, final, f"After the answer {last!r} "
                                           "the final total printed must be")]
-    return [stop, Requirement(False, "The final total could not be checked, because the "
-                                     f"game did not end after {last!r}.")]
+    # the final total could not be checked: counted, not told again (the stop is the problem)
+    return [stop, Requirement(False)]
