@@ -84,3 +84,21 @@ def test_a_score_table_is_read_in_every_layout():
 def test_a_name_is_a_whole_word():
     assert score_table.rows("Sixes 12\nSixteen 16\n", ["Six"]) == {}
     assert score_table.name_pattern("Three Of A Kind").search("three  of a kind: 13")
+
+
+@pytest.mark.parametrize("text", [
+    "1:3  2:3  3:1  4:5  5:6\n", "Die 1: 3\nDie 2: 3\nDie 3: 1\nDie 4: 5\nDie 5: 6\n",
+    "(1) 3  (2) 3  (3) 1  (4) 5  (5) 6\n",
+    "3 (die 1)  3 (die 2)  1 (die 3)  5 (die 4)  6 (die 5)\n",
+    "Die:  1  2  3  4  5\nFace: 3  3  1  5  6\n", "  3  3  1  5  6\n  1  2  3  4  5\n"])
+def test_dice_numbered_by_their_positions_are_read_without_the_numbers(text):
+    """Students number their dice as often as they letter them: the positions 1 to 5 are not
+    faces (a numbered display was read as 1 4 5 5 6, and every score judged on that)."""
+    assert dice_rows.read_dice(text, [3, 3, 1, 5, 6], any_order=True) == [3, 3, 1, 5, 6]
+    assert dice_rows.read_dice(text) == [3, 3, 1, 5, 6]
+
+
+def test_a_straight_shown_twice_is_not_taken_for_positions():
+    assert dice_rows.read_dice("1 2 3 4 5\n1 2 3 4 5\n") == [1, 2, 3, 4, 5]
+    assert dice_rows.read_dice("Die 1: 1\nDie 2: 2\nDie 3: 3\nDie 4: 4\nDie 5: 5\n") == \
+        [1, 2, 3, 4, 5]

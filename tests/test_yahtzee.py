@@ -156,7 +156,9 @@ def test_prompts_are_told_apart_by_wording_menu_and_state():
                   "Would you like to roll again? yes or no: "):
         assert kind_of(asked, "keep") == "reroll", asked
     for asked in ("Which dice do you want to re-roll? ", "Dice to re-roll (e.g. ace): ",
-                  "Letters of the dice to roll again: "):
+                  "Letters of the dice to roll again: ",
+                  "Re-roll which dice (letters, empty = none)? ",
+                  "Roll again which dice? Type letters: "):
         assert kind_of(asked, "option") == "keep", asked
     assert kind_of("Keep which dice, or choose an option number? ", "option") == "option"
 

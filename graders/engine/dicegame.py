@@ -109,6 +109,7 @@ class DiceGame:
         self.pending: tuple | None = None             # (typed, must refuse) of an option
         self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
         self.fresh, self.said_yes, self.retry = True, False, False   # see seen(), reroll()
+        self.kept_wrong = False                       # a keep of this round went wrong
 
     def shown(self, expected: list[int] | None) -> list[int] | None:
         """The dice the program showed since the last answer (in any order)."""
@@ -188,14 +189,26 @@ class DiceGame:
             return True
         return self.expected is None or self.judge_keep(drew)
 
-    def judge_keep(self, drew: bool) -> bool:
-        """Record the dice shown after a keep answer; False when it was refused."""
+    def judge_keep(self, drew: bool, at_options: bool = False) -> bool:
+        """Record the dice shown after a keep answer; False when it was refused.
+        ``at_options``: the option question came next."""
         typed, expected = self.last_typed, self.expected
         shown = self.shown(expected)
         case = f": «{typed}» typed at the keep question"
+        if shown is None and not drew and at_options:
+            # no die thrown, though the answer threw some again: the program took it in
+            # another way (e.g. as the dice to throw again: none), which is the keep item's
+            if expected != self.model:
+                self.record(self.words.keep_item, False, case, dice_text(expected),
+                            "no die thrown again: the options came next",
+                            self.words.keep_rule)
+                self.kept_wrong = True
+            self.expected = None
+            return True
         if shown is None and not drew:
             self.record(self.words.keep_item, False, case, dice_text(expected),
                         "the question asked again", self.words.keep_rule)
+            self.kept_wrong = True
             return False
         if shown is not None:
             # Interpretation: a handout asks for dice kept in place, but a program that shows
@@ -207,6 +220,7 @@ class DiceGame:
                 sorted(shown), sorted(shown, reverse=True)))
             self.record(self.words.keep_item, right, case, dice_text(expected),
                         dice_text(shown), self.words.keep_rule)
+            self.kept_wrong = self.kept_wrong or not right
         self.model, self.expected = shown or expected, None
         return True
 
@@ -245,8 +259,13 @@ class DiceGame:
     def option(self, drew: bool) -> bool:
         plan, following = self.plan.rounds[self.round], self.plan.rounds[self.round + 1:]
         if self.expected is not None and self.pending is None:
-            self.judge_keep(True)
-        if self.pending is None and self.tried == 0:
+            self.judge_keep(drew, at_options=True)
+        # Interpretation: fewer keep questions after a keep answer the program took in
+        # another way (it threw the dice the letters named, say) say nothing about the
+        # throws: the program may have taken that answer as "keep them all". The wrong keep
+        # is the keep item's; the round is not judged for the throws.
+        if self.pending is None and self.tried == 0 and not (
+                self.kept_wrong and self.keeps < len(plan.keeps)):
             throws = " and ".join(map(str, range(1, len(plan.keeps) + 1)))
             self.record(self.words.throws_item, self.keeps == len(plan.keeps) or (
                 self.keeps < len(plan.keeps) and self.keeps and self.all_kept), "",
@@ -274,6 +293,7 @@ class DiceGame:
         self.rounds.append((option, self.model, [entry[0] for entry in self.rounds]))
         self.round, self.keeps, self.tried, self.expected = self.round + 1, 0, 0, None
         self.all_kept, self.fresh, self.said_yes, self.retry = False, True, False, False
+        self.kept_wrong = False
         if self.round < len(self.plan.rounds):
             self.model = self.planned = list(self.plan.rounds[self.round].first)
         return True

@@ -24,7 +24,7 @@ def read_dice(text: str, expected: list[int] | None = None, *, any_order: bool =
     ``any_order``) if the text shows them, else the last ``count`` digits of the last line
     holding that many (or of the whole text), else None."""
     lines = [line for line in text.splitlines() if not (skip and skip.search(line))]
-    rows = [[int(face) for face in DIE.findall(line)] for line in lines]
+    rows = unlabelled([[int(face) for face in DIE.findall(line)] for line in lines], count)
     full = [row for row in rows if len(row) >= count]
     every = sum(rows, [])
     if expected:
@@ -40,6 +40,47 @@ def read_dice(text: str, expected: list[int] | None = None, *, any_order: bool =
         if find_dice("\n".join(lines), list(expected)):
             return list(expected)
     return full[-1][-count:] if full else every[-count:] if len(every) >= count else None
+
+
+def unlabelled(rows: list[list[int]], count: int = 5) -> list[list[int]]:
+    """The digit rows of a display with the dice's position numbers taken out.
+
+    Interpretation: students number their dice as often as they letter them, and a number
+    1 to 5 is also a die's face, so a display is read as numbered only where its shape says
+    so: a line ``1:3  2:3  3:1  4:5  5:6`` (positions 1 to ``count`` in order, each beside one
+    face, before or after it); lines ``Die 1: 3`` ... ``Die 5: 6`` (one position and one
+    face each, the positions in order); a line of the positions alone (``1  2  3  4  5``)
+    just above or below a line of faces that are not a straight. Every other row is left as
+    it is."""
+    labels = list(range(1, count + 1))
+    out: list[list[int]] = []
+    at = 0
+    while at < len(rows):
+        row = rows[at]
+        column = rows[at:at + count]
+        if len(column) == count and all(len(pair) == 2 for pair in column):
+            for side in (0, 1):
+                if [pair[side] for pair in column] == labels:
+                    out.append([pair[1 - side] for pair in column])
+                    at += count
+                    break
+            else:
+                column = None
+            if column is not None:
+                continue
+        if len(row) == 2 * count:
+            for side in (0, 1):
+                if row[side::2] == labels:
+                    row = row[1 - side::2]
+                    break
+        out.append(row)
+        at += 1
+    faced = [row for row in out if row]
+    # positions alone beside faces that are not 1 to count themselves (two such rows are two
+    # displays of a straight, and both stay)
+    return [row for at, row in enumerate(faced) if not (
+        row == labels and any(len(faced[near]) == count and sorted(faced[near]) != labels
+                              for near in (at - 1, at + 1) if 0 <= near < len(faced)))]
 
 
 def letters_named(answer: str, letters: str = "abcde") -> set[int]:

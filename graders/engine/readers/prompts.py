@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 
 # "Roll again? (y/n)", "Throw again [Y/N]", "yes or no", or a question that starts with a verb
+# and does not ask which ("Re-roll which dice?" wants dice, not yes or no)
 YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
-                    r"^\W*(do|would|will|want|roll|throw|re-?roll)\b[^?]*\?\W*$", re.I)
+                    r"^\W*(do|would|will|want|roll|throw|re-?roll)\b"
+                    r"(?![^?]*\b(which|what|letters?)\b)[^?]*\?\W*$", re.I)
 ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
 NAME = re.compile(r"\bname\b", re.I)
 LETTERS = re.compile("[A-Za-z]")
