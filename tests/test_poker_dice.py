@@ -24,6 +24,8 @@ POKER = FIXTURES / "poker_dice"
 REFERENCE = KIT_ROOT / "reference" / "poker_dice"
 MANIFEST = mutants.manifest("poker_dice")
 CORRECT = sorted(folder.name for folder in (POKER / "correct").iterdir() if folder.is_dir())
+# correct projects kept as patches of the reference (a choice the handout leaves open)
+VARIANTS = sorted(path.stem for path in (POKER / "variants").glob("*.patch"))
 BUDGET = 15.0
 
 
@@ -84,6 +86,8 @@ def graded(tmp_path_factory):
     built = tmp_path_factory.mktemp("poker-dice-mutants")
     folders.update({f"mutant-{name}": path
                     for name, path in mutants.build("poker_dice", built).items()})
+    folders.update({f"correct-{name}": path
+                    for name, path in mutants.build("poker_dice", built, "variants").items()})
     folders.update(_broken(tmp_path_factory.mktemp("poker-dice-broken")))
     return grade("poker_dice", list(folders.values()), list(folders))
 
@@ -111,7 +115,7 @@ def test_reference_gets_full_marks(graded):
     assert not report.problems
 
 
-@pytest.mark.parametrize("name", CORRECT)
+@pytest.mark.parametrize("name", CORRECT + VARIANTS)
 def test_correct_projects_get_full_automatic_marks(graded, name):
     report = graded[f"correct-{name}"]
     assert _lost(report) == {}

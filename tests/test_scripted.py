@@ -4,6 +4,9 @@ from __future__ import annotations
 import re
 import textwrap
 
+import pytest
+
+from graders.engine import scripted
 from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, follow, judge, play
 
 GAME = """
@@ -97,3 +100,30 @@ def test_a_run_that_never_rolls_earns_nothing_and_a_driver_may_stop(tmp_path):
     assert not any(requirement.ok for requirement in found) and len(found) == script.size
     assert found[0].case.startswith("In the 're-rolls' game did the program roll any dice: "
                                     "the game never started (the grader stopped the run")
+
+
+@pytest.mark.parametrize("text, found", [
+    ("Purse: $90.", [90]), ("$ 90 left", [90]), ("$90.00", [90]), ("now 90 dollars.", [90]),
+    ("90$ left", [90]), ("pays $0. Your purse is now $85.", [0, 85]), ("1 dollar", [1]),
+    ("Round 12 of 13, 2.5 s", [])])
+def test_money_is_read_with_a_dollar_sign_or_in_words(text, found):
+    """A handout writes $85; '85 dollars' shows the same amount, as a TA reads it."""
+    assert scripted.amounts(text) == found
+    assert all(scripted.shows(text, amount) for amount in found)
+
+
+def test_a_confirmation_after_the_last_answer_is_answered_yes(tmp_path):
+    """'Are you sure?' right after the answer that ends the game is confirmed (once), and
+    what follows belongs to that answer: the goodbye shows the purse."""
+    confirming = GAME.replace(
+        '    if input("Play again? (y/n) ") == "n":\n',
+        '    if input("Play again? (y/n) ") == "n" and \\\n'
+        '            input("Are you sure you want to stop? (y/n) ") == "y":\n')
+    assert confirming != GAME
+    (tmp_path / "game.py").write_text(textwrap.dedent(confirming))
+    script = scenario("2 3", [6, 6], 100 + 1 + 6 + 6 + 4 + 6)
+    played = follow(tmp_path / "game.py", tmp_path, script, QUESTIONS)
+    found = judge(script, played, QUESTIONS)
+    assert all(requirement.ok for requirement in found), [r.case for r in found if not r.ok]
+    assert played.typed == ["2 3", "H", "n"] and played.confirmed == {3}
+    assert len(played.segments) == 4 and "Goodbye" in played.segments[3].text

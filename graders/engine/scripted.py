@@ -18,6 +18,9 @@ How a script is followed (each chosen so that any reasonable program can follow 
 - A step with an ``instead`` expectation may be skipped by a program that ends quietly (no
   question, a normal exit) right before it; ``instead`` is then judged on that last output.
 - A run in which no die was rolled never started: answers typed alone earn nothing.
+- A confirmation ("Are you sure you want to quit? (y/n)") asked right after the answer that
+  ends the game is answered yes, once: asking to confirm is a reasonable choice a handout
+  leaves open, and what follows counts as following the answer before it.
 """
 from __future__ import annotations
 
@@ -34,6 +37,7 @@ from .submissions import read_regular_file
 from .transcript import Transcript
 
 HEADER = "«...» is what the grader typed; [dice: ...] are the dice it loaded."
+CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,14 @@ class Scenario:
 
 
 @dataclass
+class Confirm:
+    """The driver confirms what its last answer asked for (see ``follow``): typed, but not
+    an answer of the script."""
+
+    typed: str = "y"
+
+
+@dataclass
 class Stop:
     """The driver gives up: ``reason`` for the transcript, ``stopped`` for the feedback (said
     after "the grader expected ..., but"), ``extra``: a question asked after the script."""
@@ -125,9 +137,10 @@ class Played:
     stop: Stop | None = None
     files: dict = field(default_factory=dict)
     state: dict = field(default_factory=dict)
+    confirmed: set = field(default_factory=set)    # answers (0 = the first) that confirmed
 
     def __post_init__(self):
-        self.segments = cut(self.transcript)
+        self.segments = cut(self.transcript, self.confirmed)
 
     @property
     def stopped(self) -> str | None:
@@ -170,15 +183,20 @@ class Played:
             f"{self.transcript.ended_how}\n"
 
 
-def cut(transcript: Transcript) -> list[Segment]:
-    """The transcript in segments: before the first answer, between answers, after the last."""
-    segments, start, faces, prompt = [], 0, [], None
+def cut(transcript: Transcript, confirmed=()) -> list[Segment]:
+    """The transcript in segments: before the first answer, between answers, after the last
+    (an answer in ``confirmed``, counted from 0, does not cut: it confirms the one before)."""
+    segments, start, faces, prompt, answers = [], 0, [], None, 0
     for mark in transcript.marks:
         if mark.kind == "draw":
             faces += mark.data.get("faces") or []
         elif mark.kind == "input":
             prompt = mark.text or "(input without a prompt)"
         elif mark.kind == "answer":
+            answers += 1
+            if answers - 1 in confirmed:
+                prompt = None
+                continue
             segments.append(Segment(start, mark.pos, transcript.text[start:mark.pos], faces,
                                     prompt))
             start, faces, prompt = mark.pos + len(mark.text) + 1, [], None
@@ -192,7 +210,7 @@ def play(target: Path, folder: Path, respond, policy=None, limits=None, args=(),
     ``Stop``. ``files``: names of files the program writes, read back after the run (as
     regular files only, never through a link)."""
     session = Session.start(target, folder, policy=policy, limits=limits, args=list(args))
-    typed, stop = [], None
+    typed, stop, confirmed = [], None, set()
     try:
         while (prompt := session.wait()) is not None:
             answer = respond(prompt, session, typed)
@@ -200,12 +218,16 @@ def play(target: Path, folder: Path, respond, policy=None, limits=None, args=(),
                 stop = answer
                 session.stop(answer.reason)
                 break
+            if isinstance(answer, Confirm):
+                confirmed.add(len(typed) + len(confirmed))
+                session.type(answer.typed)
+                continue
             session.type(answer)
             typed.append(answer)
     finally:
         session.close()
     return Played(session.transcript, typed, stop,
-                  {name: written(folder / name) for name in files}, state or {})
+                  {name: written(folder / name) for name in files}, state or {}, confirmed)
 
 
 def written(path: Path) -> str | None:
@@ -221,10 +243,17 @@ def follow(target: Path, folder: Path, scenario: Scenario, questions: Questions,
     """Play the script: the first roll, then each step's answer and dice, in order."""
     policy = ScriptedDice(scenario.first, seed=7)
     steps = iter(scenario.steps)
+    confirmed = []
 
     def respond(prompt, session, typed):
         """The next step's answer, or a stop at a question of another kind."""
-        step, asked = next(steps, None), prompt.wording.strip()
+        asked = prompt.wording.strip()
+        ending = typed and typed == [step.typed for step in scenario.steps[:len(typed)]] and \
+            scenario.steps[len(typed) - 1].then.ends
+        if ending and not confirmed and CONFIRM.search(asked):
+            confirmed.append(asked)
+            return Confirm()
+        step = next(steps, None)
         if step is None:
             return Stop("the program asked another question after the game should have "
                         f"ended: {asked!r}", extra=asked)
@@ -319,10 +348,21 @@ def expect(wanted: Expect, played: Played, index: int) -> list[Requirement]:
     return found
 
 
+# Interpretation: a handout writes money as $85, and a program that writes "85 dollars" (or
+# "$ 85", "$85.00", "85$") shows the same amount: a TA reads it as such.
+MONEY = re.compile(r"\$\s*(-?\d+)(?:\.\d\d?)?(?!\d)|"
+                   r"(?<![\d.$])(-?\d+)(?:\.\d\d?)?\s*(?:\$|dollars?\b|bucks\b)", re.I)
+
+
+def amounts(text: str) -> list[int]:
+    """The amounts of money the text shows, in order (see MONEY)."""
+    return [int(dollar or spelled) for dollar, spelled in MONEY.findall(text)]
+
+
 def shows(text: str, sign) -> bool:
-    """Whether the text shows an amount of money ($85, $ 85, $85.00), a text or a pattern."""
+    """Whether the text shows an amount of money (``amounts``), a text or a pattern."""
     if isinstance(sign, int):
-        return re.search(rf"\$\s*{sign}(?:\.00?)?(?!\d)", text) is not None
+        return sign in amounts(text)
     return sign in text if isinstance(sign, str) else sign.search(text) is not None
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from graders.engine.draws import ScriptedDice
 from graders.engine.readers import prompts
 from graders.engine.requirements import Requirement
-from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, play
+from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, amounts, play
 
 from . import diagnose, rules
 
@@ -42,7 +42,6 @@ QUESTIONS = Questions(lambda wording: prompts.kind_of(wording, TIERS, None),
                       {ORACLE: "the Magic 8 ball question", AGAIN: "'Play another hand? (y/n)'",
                        REROLL: "the re-roll question (dice numbers, H or Q)"},
                       lambda outcome: diagnose.run_problem(outcome, brief=True))
-MONEY = re.compile(r"\$\s*(-?\d+)")
 WIN_WORDS = re.compile(r"\bwin|\bwon\b|winner|congrat|victor|champion|award|record|\bgoal|"
                        r"target|reached", re.I)
 RecordCase = namedtuple("RecordCase", "name content read_only award",
@@ -210,8 +209,8 @@ def play_to_win(target: Path, folder: Path, roll: list[int], limits, case: Recor
         last = typed[-1] if typed else None
         kind = QUESTIONS.kind_of(prompt.wording)
         if kind is None:        # a neutral wording: what the game's state asks
-            amounts = [int(amount) for amount in MONEY.findall(session.output_since_answer())]
-            kind = REROLL if last != "H" else ORACLE if amounts and amounts[-1] >= GOAL \
+            shown = amounts(session.output_since_answer())
+            kind = REROLL if last != "H" else ORACLE if shown and shown[-1] >= GOAL \
                 else AGAIN
         if last == QUESTION or (kind == AGAIN and state["holds"] >= MAX_HANDS):
             return Stop(f"the grader stopped after {state['holds']} hands")
@@ -228,9 +227,9 @@ def play_to_win(target: Path, folder: Path, roll: list[int], limits, case: Recor
 
 def won(played) -> bool:
     """The game reached $200: the Magic 8 question came, or it ended after the last hold."""
-    amounts = [int(amount) for amount in MONEY.findall(played.segments[-1].text)]
+    shown = amounts(played.segments[-1].text)
     return played.state["oracle"] is not None or \
-        (played.state["holds"] > 0 and bool(amounts) and max(amounts) >= GOAL)
+        (played.state["holds"] > 0 and bool(shown) and max(shown) >= GOAL)
 
 
 def not_won(played, what: str) -> Requirement | None:
