@@ -21,6 +21,7 @@ import mutants
 from conftest import item_text, verdicts_by_student
 
 from graders.engine import plugin, readability, submissions
+from graders.engine import reports as reports_module
 from graders.engine.rubric import KIT_ROOT, Rubric, share
 from graders.three_card_poker import game, rounds, rules
 from graders.three_card_poker.loading import AT_IMPORT_SHARE
@@ -255,3 +256,16 @@ def test_a_yes_the_program_does_not_take_is_told_once(reports):
     assert text.count("After the answer 'y' the program did not play another round") == 1, text
     assert "played another round" not in text.replace("did not play another round", "")
     assert "round(s) to have been played" not in text
+
+
+def test_each_answer_is_judged_on_what_it_did_itself(reports):
+    """A program that takes 'y' but not 'YES': the forms it does not take are told, and its
+    totals (right for the rounds it played) are not called wrong; a card game's transcript
+    does not speak of dice."""
+    verdict = next(v for v in reports["mutant-while_true_y_not_yes"].verdicts
+                   if v.item.id == "main")
+    assert "the final total printed must be" not in item_text(verdict)
+    feedback = reports_module.feedback_markdown(reports["mutant-while_true_y_not_yes"])
+    assert "Transcript («…» is what the grader typed)" in feedback
+    assert "[dice: " not in feedback and "dice it loaded" not in feedback
+    assert 0 < verdict.score < verdict.item.points

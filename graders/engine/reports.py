@@ -126,9 +126,11 @@ def _check_text(verdict: ItemVerdict, markdown: bool, limit: int = ITEM_CHARS,
                 parts.append(_block("Your program", str(detail["actual"]), markdown,
                                     evidence))
             if detail.get("evidence"):
+                # the dice are named only where the transcript shows some (a card game's not)
                 title = detail.get("evidence_title") or (
                     "Transcript («…» is what the grader typed; [dice: …] are the dice it "
-                    "loaded)")
+                    "loaded)" if "[dice: " in str(detail["evidence"]) else
+                    "Transcript («…» is what the grader typed)")
                 parts.append(_block(title, str(detail["evidence"]), markdown, evidence))
         parts.extend(shorten(str(note), NOTE_CHARS) for note in check.notes)
         if check.measurements:

@@ -176,18 +176,24 @@ def last_total(text: str) -> int | None:
 
 
 def judge(plan: Plan, run: GameRun) -> list[Requirement]:
-    """One requirement per answer (the total or the repeated question), the stop, the end."""
-    requirements, rounds, segment, answered = [], 0, "", 0
+    """Per question: what the answer before it did, and the running total; then the stop and
+    the final total.
+
+    Interpretation: each answer is judged on what it did itself, from where the game was (a
+    round played after y or yes, none after an answer that is not valid), and every total on
+    the rounds really played. So a program that does not take one form of yes loses that
+    form, not every check after it; its totals are right if they add up the rounds it
+    played."""
+    requirements, rounds, since, segment, answered = [], 0, 0, "", 0
     for kind, text in run.events:
         segment += text
         if kind == "round":
-            rounds += 1
+            rounds, since = rounds + 1, since + 1
             continue
         if kind != "ask" or answered >= len(plan.answers):
             continue
-        requirements.append(_judge_answer(plan, run, answered, rounds, segment,
-                                          said=[req.case for req in requirements]))
-        segment, answered = "", answered + 1
+        requirements += _judge_answer(plan, run, answered, rounds, since, segment)
+        segment, since, answered = "", 0, answered + 1
     unanswered = [answer.text for answer in plan.answers[answered:]]
     if unanswered:
         typed = ", ".join(map(repr, unanswered))
@@ -196,41 +202,36 @@ def judge(plan: Plan, run: GameRun) -> list[Requirement]:
                    f"{run.problem or 'it stopped'}", plan.describe(), evidence=run.transcript))
         # The rest (the stop and the final total included) count, but are said once.
         return requirements + [Requirement(False) for _ in range(len(unanswered) + 1)]
-    return requirements + _judge_end(plan, run)
+    return requirements + _judge_end(plan, run, rounds)
 
 
-def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, text: str,
-                  said: list[str]) -> Requirement:
-    """At the answer ``index`` to 'Play another round?': the running total, or that the
-    question came again (no round played since the answer before). ``said``: what the
-    requirements before it said (a yes that did not play a round is told once; the rounds
-    missing after it are its consequence, counted but not told again)."""
-    answer = plan.answers[index]
-    # the rounds played by now: one after each answer that was not a repeated question
-    wanted = sum(not one.asked_again for one in plan.answers[:index + 1])
-    if rounds < wanted:
-        yes = next(one.text for one in reversed(plan.answers[:index])
-                   if one.text.strip().lower() in ("y", "yes"))
-        sentence = (f"After the answer {yes!r} the program did not play another round. y or "
-                    "yes, in capitals or small letters and with spaces around, must play "
-                    "another round.")
-        if any("did not play another round" in case for case in said):
-            return Requirement(False)
-        return Requirement(False, sentence, plan.describe(), None, evidence=run.transcript)
-    if rounds > wanted:
-        earlier = plan.answers[index - 1].text if index else None
-        because = f"After the answer {earlier!r} the program played another round" if \
-            answer.asked_again and earlier is not None else \
-            f"The program played {rounds} round(s) before the answer {answer.text!r}, " \
-            f"where the grader expected {wanted}"
-        return Requirement(False, f"{because}. Any answer other than y, yes, n or no must "
-                                  "ask 'Play another round? (y/n)' again.",
-                           plan.describe(), None, evidence=run.transcript)
-    if answer.asked_again:
-        return Requirement(True)
-    return _total(run, text, plan.totals()[wanted - 1],
-                  f"After round {wanted} ({plan.rounds[wanted - 1].brief()}) the running "
-                  "total must be")
+def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, since: int,
+                  text: str) -> list[Requirement]:
+    """At the question answered with answer ``index``: the answer before it played one round
+    (y, yes) or none (an answer that is not valid), and the total shown is that of the
+    ``rounds`` played so far (``since``: rounds since the question before)."""
+    found = []
+    if index:
+        before, valid = plan.answers[index - 1].text, not plan.answers[index].asked_again
+        if valid and since == 0:
+            found.append(Requirement(
+                False, f"After the answer {before!r} the program did not play another round. "
+                       "y or yes, in capitals or small letters and with spaces around, must "
+                       "play another round.", plan.describe(), None, evidence=run.transcript))
+        elif since > 1 or not valid and since:
+            found.append(Requirement(
+                False, f"After the answer {before!r} the program played "
+                       f"{'another round' if since == 1 else f'{since} rounds'}. " +
+                       ("Any answer other than y, yes, n or no must ask 'Play another round? "
+                        "(y/n)' again." if not valid else "y or yes plays one round."),
+                plan.describe(), None, evidence=run.transcript))
+        else:
+            found.append(Requirement(True))
+    if since and 0 < rounds <= len(plan.rounds):
+        found.append(_total(run, text, plan.totals()[rounds - 1],
+                            f"After round {rounds} ({plan.rounds[rounds - 1].brief()}) the "
+                            "running total must be"))
+    return found
 
 
 def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:
@@ -243,18 +244,18 @@ def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:
                        text.strip() or "(nothing)", evidence=run.transcript)
 
 
-def _judge_end(plan: Plan, run: GameRun) -> list[Requirement]:
-    """After the last answer: the game stops, and the final total is right."""
-    last, final = plan.answers[-1].text, plan.totals()[-1]
+def _judge_end(plan: Plan, run: GameRun, rounds: int) -> list[Requirement]:
+    """After the last answer: the game stops, and the final total is that of the ``rounds``
+    played."""
+    last = plan.answers[-1].text
+    final = plan.totals()[min(rounds, len(plan.rounds)) - 1] if rounds else 0
     ending = f"after {last!r}: a line with the final total ({final}), then the program ends"
     if run.went_on:
-        stop = Requirement(False, f"After the answer {last!r} the game went on; n or no must "
-                                  "stop it.", ending, None, evidence=run.transcript)
-    elif not run.ended:
-        stop = Requirement(False, f"The game did not end normally after {last!r}: "
-                                  f"{run.problem}", ending, None, evidence=run.transcript)
-    else:
-        return [Requirement(True), _total(run, run.tail, final, f"After the answer {last!r} "
-                                          "the final total printed must be")]
-    # the final total could not be checked: counted, not told again (the stop is the problem)
-    return [stop, Requirement(False)]
+        return [Requirement(False, f"After the answer {last!r} the game went on; n or no must "
+                                   "stop it.", ending, None, evidence=run.transcript)]
+    if not run.ended:
+        return [Requirement(False, f"The game did not end normally after {last!r}: "
+                                   f"{run.problem}", ending, None, evidence=run.transcript)]
+    # (a game that did not stop has no final total to check: the stop is the problem)
+    return [Requirement(True), _total(run, run.tail, final, f"After the answer {last!r} "
+                                      "the final total printed must be")]
