@@ -127,3 +127,23 @@ def test_a_confirmation_after_the_last_answer_is_answered_yes(tmp_path):
     assert all(requirement.ok for requirement in found), [r.case for r in found if not r.ok]
     assert played.typed == ["2 3", "H", "n"] and played.confirmed == {3}
     assert len(played.segments) == 4 and "Goodbye" in played.segments[3].text
+
+
+def test_a_pause_is_answered_with_enter_wherever_it_comes(tmp_path):
+    """'Press Enter to continue...' is not a question of the game: Enter, and what follows
+    belongs to the answer before."""
+    pausing = GAME.replace('    print(f"You scored {sum(dice)}. Purse: ${purse}")\n',
+                           '    print(f"You scored {sum(dice)}. Purse: ${purse}")\n'
+                           '    input("Press Enter to continue...")\n')
+    assert pausing != GAME
+    (tmp_path / "game.py").write_text(textwrap.dedent(pausing))
+    script = scenario("2 3", [6, 6], 100 + 1 + 6 + 6 + 4 + 6)
+    played = follow(tmp_path / "game.py", tmp_path, script, QUESTIONS)
+    found = judge(script, played, QUESTIONS)
+    assert all(requirement.ok for requirement in found), [r.case for r in found if not r.ok]
+    assert played.typed == ["2 3", "H", "n"] and played.confirmed == {2}
+    for wording, pause in (("Press Enter to deal the next hand...", True),
+                           ("Continue playing? (y/n)", False),
+                           ("Dice to re-roll (press Enter to hold): ", False),
+                           ("Press Enter to roll, or q to quit: ", False)):
+        assert scripted.is_pause(wording) == pause, wording

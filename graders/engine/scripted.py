@@ -21,6 +21,8 @@ How a script is followed (each chosen so that any reasonable program can follow 
 - A confirmation ("Are you sure you want to quit? (y/n)") asked right after the answer that
   ends the game is answered yes, once: asking to confirm is a reasonable choice a handout
   leaves open, and what follows counts as following the answer before it.
+- A pause ("Press Enter to continue...") is answered with Enter wherever it comes, and what
+  follows it counts as following the answer before it: a pause is not a question of the game.
 """
 from __future__ import annotations
 
@@ -38,6 +40,16 @@ from .transcript import Transcript
 
 HEADER = "«...» is what the grader typed; [dice: ...] are the dice it loaded."
 CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
+# "Press Enter to continue...", "Hit enter to roll", "press any key"; not a question that
+# offers something else ("Continue? (y/n)", "Dice to re-roll (Enter to hold)", "... or q")
+PAUSE = re.compile(r"\b(press|hit)\b[^?]*\b(enter|return|key)\b|\bany\s+key\b", re.I)
+OTHER_ANSWERS = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\b|\bno\b|\bor\b|\bq\b|\bquit\b|"
+                           r"\bhold\b|re-?roll|\bdice\s+to\b", re.I)
+
+
+def is_pause(wording: str) -> bool:
+    """A pause for the player to press Enter, not a question (see PAUSE)."""
+    return bool(PAUSE.search(wording)) and not OTHER_ANSWERS.search(wording)
 
 
 @dataclass(frozen=True)
@@ -100,8 +112,8 @@ class Scenario:
 
 @dataclass
 class Confirm:
-    """The driver confirms what its last answer asked for (see ``follow``): typed, but not
-    an answer of the script."""
+    """The driver confirms what its last answer asked for, or presses Enter at a pause (see
+    ``follow``): typed, but not an answer of the script."""
 
     typed: str = "y"
 
@@ -213,7 +225,8 @@ def play(target: Path, folder: Path, respond, policy=None, limits=None, args=(),
     typed, stop, confirmed = [], None, set()
     try:
         while (prompt := session.wait()) is not None:
-            answer = respond(prompt, session, typed)
+            answer = Confirm("") if is_pause(prompt.wording) else \
+                respond(prompt, session, typed)
             if isinstance(answer, Stop):
                 stop = answer
                 session.stop(answer.reason)
