@@ -103,7 +103,9 @@ def asks_to_stop(text: str) -> bool:
 
 
 STOP_WORDS = re.compile(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", re.I)
-ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|roll\?", re.I)
+# "Roll?" asks to roll; "keep this roll?" asks to stop (the roll is the dice, not the verb)
+ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|"
+                        r"(?<!this )(?<!the )(?<!your )(?<!that )(?<!my )roll\?", re.I)
 
 
 # "How many computer players?" (the handout fixes three; some programs ask anyway)

@@ -337,9 +337,12 @@ class PocoPolicy(DrawPolicy):
             if not named and re.search(r"\byour\b", line, re.I):
                 return True, self.human
             return True, _SAME
-        if mine and ROLLS_ON.search(line):
+        # a question ("Do you want to keep this roll, Mo?") asks; it does not say what the
+        # player did
+        asks = "?" in line
+        if mine and not asks and ROLLS_ON.search(line):
             return False, None
-        if mine and STOPS.search(line):
+        if mine and not asks and STOPS.search(line):
             return True, None
         if player is not None and len(named) == 1 and named[0] != player and \
                 _around(named[0], r"\W*", r"(\W*$|'s\b|\s+(is\s+)?"
