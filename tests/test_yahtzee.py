@@ -27,6 +27,8 @@ TEMPLATE = KIT_ROOT / "student_template" / "yahtzee"
 RUBRIC = Rubric.load("yahtzee")
 MANIFEST = mutants.manifest("yahtzee")
 CORRECT = sorted(folder.name for folder in (FIXTURES / "correct").iterdir() if folder.is_dir())
+# correct programs kept as patches of the reference (a choice the handout leaves open)
+VARIANTS = sorted(path.stem for path in (FIXTURES / "variants").glob("*.patch"))
 AUTOMATIC = [item.id for item in RUBRIC.items if not item.review]
 
 
@@ -39,6 +41,8 @@ def reports(tmp_path_factory):
     folders.update({f"correct-{name}": FIXTURES / "correct" / name for name in CORRECT})
     folders.update({f"mutant-{name}": path
                     for name, path in mutants.build("yahtzee", built).items()})
+    folders.update({f"correct-{name}": path
+                    for name, path in mutants.build("yahtzee", built, "variants").items()})
     found = [submissions.from_path(path, RUBRIC.main_file, name)
              for name, path in folders.items()]
     return {report.student: report for report in plugin.run(RUBRIC, found, GRADER)}
@@ -51,7 +55,8 @@ def graded(reports):
 
 
 # ----------------------------------------------------------------------------- grading
-@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}" for name in CORRECT])
+@pytest.mark.parametrize("name", ["reference"] + [f"correct-{name}"
+                                                  for name in CORRECT + VARIANTS])
 def test_correct_programs_get_full_marks(graded, reports, name):
     assert not_full(graded[name], AUTOMATIC) == {}
     assert all(graded[name][item].judged for item in AUTOMATIC)

@@ -110,6 +110,10 @@ class DiceGame:
         self.drawn, self.text, self.last_typed, self.moved_on = 0, "", "", False
         self.fresh, self.said_yes, self.retry = True, False, False   # see seen(), reroll()
         self.kept_wrong = False                       # a keep of this round went wrong
+        self.confirmed = False                        # the pending option was confirmed
+        self.used: set = set()                        # options the program took
+        self.refused_open: set = set()                # open options refused this round
+        self.diverged = False                         # an answer to refuse was taken
 
     def shown(self, expected: list[int] | None) -> list[int] | None:
         """The dice the program showed since the last answer (in any order)."""
@@ -156,6 +160,13 @@ class DiceGame:
 
     def step(self, asked: str, drew: bool) -> bool:
         """Answer one question; False to stop the game."""
+        if self.pending is not None and not self.confirmed and \
+                prompts.CONFIRM.search(asked) and prompts.YES_NO.search(asked):
+            # Interpretation: "Chance scores 0 now. Are you sure? (y/n)" checks the option
+            # just chosen, as a careful program may: yes, and the option is judged as usual
+            self.confirmed = True
+            self.type("", counted=False, intent="yes")
+            return True
         if self.round >= len(self.plan.rounds) and self.pending is None:
             self.after += 1
             if drew or self.kind(asked, "other") in ("keep", "reroll") or \
@@ -271,29 +282,54 @@ class DiceGame:
                 self.keeps < len(plan.keeps) and self.keeps and self.all_kept), "",
                 f"a keep question after throws {throws}, then the options",
                 f"{self.keeps} keep question(s)", self.words.throws_rule)
+        numbers = [str(number) for number in range(1, len(self.words.options) + 1)]
+        # a used option the plan would type again, which this game never used (an answer the
+        # program should have refused was taken instead): not asked, its verdict would be wrong
+        while self.tried < len(plan.refused) and plan.refused[self.tried] in numbers and \
+                self.diverged and self.option_of(plan.refused[self.tried]) not in self.used:
+            self.tried += 1
         refused = self.tried < len(plan.refused)
         typed = plan.refused[self.tried] if refused else str(plan.option)
+        if not refused and self.refused_open:
+            # the plan's option was refused: an option this game has not used keeps it going
+            typed = next((number for number in numbers if number not in self.refused_open
+                          and self.option_of(number) not in self.used), typed)
         self.tried += 1
         self.dice.load(list(following[0].first) if following else [])
-        self.pending = (typed, refused)
+        self.pending, self.confirmed = (typed, refused), False
         self.type(typed)
         return True
 
+    def option_of(self, typed: str) -> str | None:
+        """The option an answer names by its number, or None."""
+        numbers = [str(number) for number in range(1, len(self.words.options) + 1)]
+        return self.words.options[int(typed) - 1] if typed in numbers else None
+
     def settle(self, taken: bool) -> bool:
-        """The verdict on the last option answer; returns whether it was taken."""
+        """The verdict on the last option answer; returns whether it was taken.
+
+        Interpretation: once the program took an answer it should have refused, the game is
+        no longer the plan's (an option the plan counts as open may be used, and the other
+        way round): one mistake, charged once. An open option it then refuses is not held
+        against it; the grader types another option it has not seen used, so the game goes
+        on to its end and the rounds, the table and the bonuses are still judged."""
         (typed, must_refuse), self.pending = self.pending, None
-        if must_refuse or not taken:
+        if not taken and not must_refuse:
+            self.refused_open.add(typed)
+        if must_refuse or not taken and not self.diverged:
             self.record(self.words.option_item, taken != must_refuse, f": «{typed}» typed at "
                         "the option question", "refused, and asked again" if must_refuse
                         else "taken", "taken" if taken else "refused", self.words.option_rule)
+        self.diverged = self.diverged or must_refuse and taken
         if not taken:
             return False
-        numbers = [str(number) for number in range(1, len(self.words.options) + 1)]
-        option = self.words.options[int(typed) - 1] if typed in numbers else None
+        option = self.option_of(typed)
+        self.used.add(option)
+        self.refused_open = set()
         self.rounds.append((option, self.model, [entry[0] for entry in self.rounds]))
         self.round, self.keeps, self.tried, self.expected = self.round + 1, 0, 0, None
         self.all_kept, self.fresh, self.said_yes, self.retry = False, True, False, False
-        self.kept_wrong = False
+        self.kept_wrong = self.confirmed = False
         if self.round < len(self.plan.rounds):
             self.model = self.planned = list(self.plan.rounds[self.round].first)
         return True

@@ -33,13 +33,13 @@ from typing import Callable
 
 from .diagnose import tidy
 from .draws import ScriptedDice
+from .readers import prompts
 from .requirements import Requirement
 from .session import Session
 from .submissions import read_regular_file
 from .transcript import Transcript
 
 HEADER = "«...» is what the grader typed; [dice: ...] are the dice it loaded."
-CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
 # "Press Enter to continue...", "Hit enter to roll", "press any key"; not a question that
 # offers something else ("Continue? (y/n)", "Dice to re-roll (Enter to hold)", "... or q")
 PAUSE = re.compile(r"\b(press|hit)\b[^?]*\b(enter|return|key)\b|\bany\s+key\b", re.I)
@@ -263,7 +263,7 @@ def follow(target: Path, folder: Path, scenario: Scenario, questions: Questions,
         asked = prompt.wording.strip()
         ending = typed and typed == [step.typed for step in scenario.steps[:len(typed)]] and \
             scenario.steps[len(typed) - 1].then.ends
-        if ending and not confirmed and CONFIRM.search(asked):
+        if ending and not confirmed and prompts.CONFIRM.search(asked):
             confirmed.append(asked)
             return Confirm()
         step = next(steps, None)
