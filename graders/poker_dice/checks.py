@@ -358,7 +358,8 @@ def check_best_score(result, runs, attach):
                played.transcript.render(max_lines=100_000))
         found.append(scenarios.judge_record(case, played, baseline is not None and
                                             baseline.ended_normally))
-    score(result, found, "BestScore.txt set-ups")
+    message = scenarios.judge_record_message(games)
+    score(result, found + ([message] if message else []), "BestScore.txt set-ups")
     hands = sorted({played.state["holds"] for _, played in games
                     if played is not None and scenarios.won(played)})
     if hands:

@@ -283,6 +283,47 @@ def judge_record(case: RecordCase, played, baseline_ended: bool) -> Requirement:
                        actual="no BestScore.txt" if record is None else repr(record))
 
 
+# what a program says when a win sets a record ("New record: 4 hands!", "Best score!"), and a
+# claim of one ("new record", "beat the record") that no "not" or "no" turns round
+RECORD_WORDS = re.compile(r"\brecord\b|\bbest\b|\bfastest\b|\bhigh\s*score\b", re.I)
+RECORD_CLAIM = re.compile(r"\bnew\s+(personal\s+)?(record|best)|"
+                          r"\b(beat|broke|set)\s+(the\s+|a\s+)?(new\s+)?record", re.I)
+DENIED = re.compile(r"\b(no|not|never)\b|n't\b", re.I)
+
+
+def judge_record_message(games: list[tuple]) -> Requirement | None:
+    """The new-record message: after the wins that set a record (no record, a worse or an
+    unreadable one), and not after the wins that did not (a better or an equal record).
+    None when no won game shows either."""
+    checked, wrong = 0, None
+    for case, played in games:
+        if played is None or not won(played) or case.content == "<folder>" or case.read_only:
+            continue
+        text = (case.content or "").strip()
+        old = int(text) if text.isdigit() and int(text) > 0 else None
+        hands = played.state["holds"]
+        holds = [at for at, typed in enumerate(played.typed) if typed == "H"]
+        after = "".join(segment.text for segment in played.segments[holds[-1] + 1:]) \
+            if holds else ""
+        checked += 1
+        if old is None or old > hands:
+            if not RECORD_WORDS.search(after) and wrong is None:
+                wrong = (f"With {case.name}, this game's {hands} hands set a record, but the "
+                         "program printed no new-record message.", played)
+        elif any(not DENIED.search(after[max(0, claim.start() - 20):claim.start()])
+                 for claim in RECORD_CLAIM.finditer(after)) and wrong is None:
+            wrong = (f"With {case.name} ({old} hands), this game's {hands} hands set no "
+                     "record, but the program said they did.", played)
+    if not checked:
+        return None
+    if wrong is None:
+        return Requirement(True)
+    sentence, played = wrong
+    return Requirement(False, sentence + " A new-record message comes exactly when the file "
+                       "gets a new record.", evidence=played.excerpt(
+                           len(played.segments) - 3, len(played.segments) - 1))
+
+
 def judge_award(played, answers: list[str] | None) -> list[Requirement]:
     """After the win: a question with input(), then one of the ANSWERS printed."""
     problem = not_won(played, "the Major Award")
