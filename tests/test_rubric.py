@@ -72,6 +72,18 @@ def test_not_judged_checks_do_not_dilute_a_partial_score():
     assert verdicts["rolls"].judged and verdicts["rolls"].score == 2
 
 
+def test_several_checks_of_one_item_are_rounded_down_to_a_tenth_together():
+    """0.9 and 1.0 are 0.95 on average: the item gets 0.9 of its points, as the check saying
+    'this item gets 0.9' told the student; all right is still full marks."""
+    nine = CheckResult("rolls", "sweep")
+    nine.partial(0.9, "Wrong on 150 of 7776 throws.")
+    assert _verdicts(nine, _passing("rolls"))["rolls"].score == 3.6
+    assert _verdicts(_passing("rolls"), _passing("rolls"))["rolls"].score == 4
+    half = CheckResult("rolls", "half")
+    half.partial(0.5, "One game of two.")
+    assert _verdicts(half, _passing("rolls"))["rolls"].score == 2.8    # 0.75: 0.7
+
+
 def test_zero_cases_judged_is_not_judged_but_a_failure_is_judged():
     nothing = CheckResult("rolls", "counted nothing")
     nothing.judged(0)

@@ -2,7 +2,8 @@
 verdict a grader check reaches on each, with its evidence.
 
 A check earns a fraction of its item: 1.0 unless it calls ``fail`` or ``partial``. Several checks
-may share an item; the item's score is its points times their weighted average.
+may share an item; the item's score is its points times their weighted average, rounded down to
+a tenth of the item (as every check's own share is) unless every check was right.
 
 A check that could not collect its evidence says so with ``not_judged``. Such a check gives no
 marks: its item is scored from the checks that did judge it, and when none did, the item gets 0
@@ -251,6 +252,10 @@ def score_items(rubric: Rubric, checks: list[CheckResult]) -> list[ItemVerdict]:
         if judging:
             total = sum(c.weight for c in judging) or 1.0
             share = sum(c.weight * c.fraction for c in judging) / total
+            if share < 1 and len(judging) > 1:
+                # several checks' average: like each check's own share, rounded down to a
+                # tenth (a check saying "this item gets 0.9" must not see the item get 0.95)
+                share = min(NEVER_FULL, math.floor(share * 10 + 1e-9) / 10)
         else:
             share = 0.0
         verdicts.append(ItemVerdict(item, round(item.points * share, 2), mine, bool(judging)))
