@@ -158,8 +158,9 @@ def check_tie_break_applied(games, result):
                     actual="\n".join(s.strip() for s in sentences))
     if says_random and draws_in_ties == 0 and reading.complete(1):
         result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
-                    "the program made no random choice: the same tied player would always be "
-                    "picked.", evidence=reading.excerpt(span_of(reading, 1)))
+                    "the program made no random choice of its own: the tie went by the order "
+                    "the players were in, not by the chance the instructions promise.",
+                    evidence=reading.excerpt(span_of(reading, 1)))
     if not judged:
         result.not_judged("The grader could not follow any of the tied rounds of the 'ties' "
                           "game, so it could not see how your program breaks ties.")
