@@ -31,8 +31,8 @@ def check_asks_name_and_chips(games, result):
     kinds = [d.kind for d in reading.game.decisions]
     opening = reading.excerpt(reading.before(0), 40)
     if "name" not in kinds:
-        result.fail("Your program never asked for the player's name (no question mentioning "
-                    "'name').", evidence=opening)
+        result.fail("Your program never asked for the player's name (no question like "
+                    "'What is your name?' or 'Who's playing?').", evidence=opening)
     if "chips" not in kinds:
         result.fail("Your program never asked how many chips everyone starts with.",
                     evidence=opening)
@@ -193,7 +193,8 @@ def check_round_box_at_ten(games, result):
                         "could not be checked at two digits (see 'How the runs went' above).")
         result.not_judged(f"Round 10 was not reached, so the box was not checked at two digits. "
                           f"{why}")
-    tens = [b for _, b in find_boxed(ten.text, r"\bround\s*#?\s*:?\s*10\b") if b is not None]
+    tens = [b for _, b in find_boxed(ten.text, r"\bround\s*#?\s*:?\s*(10|ten)\b")
+            if b is not None]
     if not tens or not tens[0].fits:
         result.fail("The round box does not fit at Round 10 (two digits).",
                     expected="+----------+\n| Round 10 |\n+----------+",

@@ -12,10 +12,11 @@ from .scenarios import LONG
 
 TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll)|draw\b", re.I)
 WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
-ROUND_ONE = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*1\b", re.I)   # on one line
+ROUND_ONE = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*(1|one)\b", re.I)   # on one line
 # a heading line: only decoration before the word ("| Round 1 |", "=== ROUND 1 ==="), unlike
 # "... depends on the best roll of the round: 1 for points" in the instructions
-ROUND_ONE_HEADING = re.compile(r"^[^A-Za-z\n]*round[ \t]*#?[ \t]*:?[ \t]*1\b", re.I | re.M)
+ROUND_ONE_HEADING = re.compile(r"^[^A-Za-z\n]*round[ \t]*#?[ \t]*:?[ \t]*(1|one)\b",
+                               re.I | re.M)
 SPECIAL_WORDS = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
                  "triple": r"three|triple|trip|kind|3x|x3"}
 

@@ -20,7 +20,9 @@ from .policy import Plan, PocoPolicy
 
 HUMAN = "Quillon"      # unusual on purpose: it must not clash with computer players' names
 
-NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b", re.I)
+# "What is your name?", "Who's playing?", "Who are you?", "What should I call you?"
+NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b|\bwho(\s+i|')s\s+(playing|there)\b|"
+                  r"\bwho\s+are\s+you\b|\bcall\s+you\b|\bintroduce\s+yourself\b", re.I)
 CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b|"
                    r"\bjetons?\b|\bcombien\b|\bfichas?\b|\btokens?\b|\bcoins?\b", re.I)
 RULES = re.compile(r"rule|instruction|how to play|tutorial|explain|help|r[èe]gle", re.I)

@@ -107,7 +107,22 @@ class Turn:
 TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
 TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
                        re.I)
-ROUND_HEADING = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*(\d+)", re.I)   # on one line
+# a round's number in digits or in words ("ROUND THREE", "Round twenty-one")
+ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+         "eighteen", "nineteen"]
+NUMBER_WORDS = {word: number for number, word in enumerate(ONES + TEENS, 1)}
+for _tens, _word in ((20, "twenty"), (30, "thirty"), (40, "forty")):
+    NUMBER_WORDS[_word] = _tens
+    NUMBER_WORDS.update({f"{_word}{sep}{one}": _tens + at for at, one in enumerate(ONES, 1)
+                         for sep in ("-", " ")})
+NUMBER = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+ROUND_HEADING = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*" + NUMBER, re.I)   # on one line
+
+
+def round_number(shown: str) -> int:
+    """A round's number as a heading shows it (digits or words)."""
+    return int(shown) if shown.isdigit() else NUMBER_WORDS[shown.lower()]
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
                    r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
 ROLLS_ON = re.compile(r"\b(rolls?|rolling|roll|goes|tries) (again|on|once more)|re-?rolls?\b|"
@@ -529,12 +544,12 @@ class PocoPolicy(DrawPolicy):
             if turn.round not in self._round_numbers:
                 shown = ROUND_HEADING.findall(text)
                 if shown:
-                    self._round_numbers[turn.round] = int(shown[-1])
+                    self._round_numbers[turn.round] = round_number(shown[-1])
             return False
         shown = ROUND_HEADING.findall(text)
         if not shown:
             return False
-        number = int(shown[-1])
+        number = round_number(shown[-1])
         if self._round_numbers.get(turn.round) == number:
             return False
         self._round_numbers.setdefault(turn.round + 1, number)

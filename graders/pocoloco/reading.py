@@ -16,6 +16,7 @@ from graders.engine.readers.standings import last_standings
 
 from . import rules
 from .play import Game
+from .policy import ROUND_HEADING, round_number
 
 
 WINNING = re.compile(r"\bwin|\bwinner|\bwon\b|highest|best", re.I)
@@ -160,12 +161,16 @@ class Reading:
         return None
 
     def complete(self, index: int) -> bool:
-        """Round played by four players and followed by another round or the game's end."""
+        """Round played by four players and followed by another round (its heading is enough:
+        a program that crashes as Round 4 begins has finished Round 3) or the game's end."""
         round_ = self.round(index)
         players = max(3, len(self.names))       # three-player programs are graded too
         if round_ is None or len(round_.turns) < players or "?" in round_.turns:
             return False
-        return self.round(index + 1) is not None or not self.game.transcript.crashed
+        if self.round(index + 1) is not None or not self.game.transcript.crashed:
+            return True
+        return any(round_number(shown) > index + 1
+                   for shown in ROUND_HEADING.findall(self.text, round_.end))
 
     def unsure(self, index: int) -> str | None:
         """Why the grader cannot judge round ``index`` although the game went past it (it
