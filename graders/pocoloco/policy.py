@@ -123,6 +123,8 @@ ROUND_HEADING = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*" + NUMBER, re.I)   # 
 def round_number(shown: str) -> int:
     """A round's number as a heading shows it (digits or words)."""
     return int(shown) if shown.isdigit() else NUMBER_WORDS[shown.lower()]
+
+
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"
                    r"stands?|passes|done|ends? (his|her|their|the) turn|sticks?)\b", re.I)
 ROLLS_ON = re.compile(r"\b(rolls?|rolling|roll|goes|tries) (again|on|once more)|re-?rolls?\b|"
