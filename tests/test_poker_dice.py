@@ -354,3 +354,12 @@ def test_the_handouts_instructions_mention_everything():
     assert helptext.missing_topics(text) == []
     assert "Full House with $15 on the same line" in helptext.missing_topics(
         text.replace("$15", "$ 1 5"))
+
+
+def test_tests_that_find_the_students_own_bug_keep_their_marks(graded):
+    """The student's tests fail on their unfinished is3ofAKind but pass on a correct project:
+    they did their job; the bug costs is3ofAKind only, and the feedback says so."""
+    report = graded["mutant-is3ofAKind_left_a_stub"]
+    text = _text(report, "student-tests")
+    assert "found a bug in your project" in text and "test_" in text
+    assert next(v for v in report.verdicts if v.item.id == "student-tests").score == 3

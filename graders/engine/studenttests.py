@@ -219,8 +219,9 @@ def _read(path: Path, evidence: Evidence) -> None:
 # ----------------------------------------------------------------------------- judging
 def judge(result, evidence: Evidence | None, notes, attach) -> None:
     """The whole check of a student-tests item (``notes`` and ``attach`` are the plugin's
-    fixtures): not judged without a run, 0 unless the tests pass on the student's own code,
-    else the share of broken copies caught, each bug missed said in words."""
+    fixtures): not judged without a run, 0 unless the tests run and pass on the student's own
+    code (or fail there only where they pass on a correct project: a bug they found), else
+    the share of broken copies caught, each bug missed said in words."""
     if evidence is None:
         result.not_judged("The student's tests were not run: the grading time for this "
                           "submission was used up.")
@@ -238,8 +239,8 @@ def judge(result, evidence: Evidence | None, notes, attach) -> None:
     if own is None:
         result.fail(f"Your tests could not be run. {evidence.problem or ''}".strip(),
                     evidence=evidence.transcript[-3000:] or None)
-    _require_own_pass(result, own, plan)
     control = evidence.results.get(CONTROL)
+    _require_tests(result, own, control, plan)
     tried = [m for m in plan.mutations if m.name not in evidence.broken_mutations]
     found = [m for m in tried if m.name in evidence.results and control is not None
              and caught(control, evidence.results[m.name])]
@@ -258,21 +259,37 @@ def judge(result, evidence: Evidence | None, notes, attach) -> None:
         result.note(f"Your tests caught all {len(tried)} broken projects.")
 
 
-def _require_own_pass(result, own: FolderResult, plan: Plan) -> None:
-    """Full stop unless the tests pass on the student's own code, with enough functions."""
-    if own.code != 0 or not own.tests:
-        failing = sorted(own.failed)
+def _require_tests(result, own: FolderResult, control: FolderResult | None, plan: Plan) -> None:
+    """Full stop unless there are enough tests and they run. Tests that fail on the student's
+    own code must pass on the correct project.
+
+    Interpretation: a test that fails on the student's own project but passes on a correct one
+    has found a bug in that project. The bug costs marks under its own item ("a mistake costs
+    marks once"); the tests did their job and are judged as usual. Tests that fail on the
+    correct project too are wrong, and so is a test file that runs on neither."""
+    ran = own.tests or (control is not None and control.tests)
+    functions = own.functions or (control.functions if control is not None else set())
+    wrong_too = own.failed & control.failed if control is not None else own.failed
+    found_bug = own.code != 0 and control is not None and control.passing and \
+        (own.failed or not own.tests) and not (own.failed - control.passing)
+    if own.code != 0 and not found_bug or not ran:
+        failing = sorted(wrong_too or own.failed)
         text = "\n\n".join(own.failures.get(test, "") for test in failing[:2]) or \
             "\n".join(own.errors) or None
         result.fail("Your tests must pass on your own code first (otherwise this item gets "
-                    "0). " + (f"These failed: {', '.join(failing)}." if failing else
-                              "pytest did not run any test (see below)."),
-                    actual=text)
-    found = own.functions
-    if len(found) < plan.min_functions:
+                    "0); a test that fails there must at least pass on a correct project. " +
+                    (f"These failed on both: {', '.join(failing)}." if failing else
+                     "pytest did not run any test (see below)."), actual=text)
+    if len(functions) < plan.min_functions:
         result.fail(f"{plan.test_file} must have at least {_count(plan.min_functions)} test "
-                    f"functions; pytest found {len(found)}: "
-                    f"{', '.join(sorted(found)) or 'none'}.")
+                    f"functions; pytest found {len(functions)}: "
+                    f"{', '.join(sorted(functions)) or 'none'}.")
+    if found_bug:
+        which = f": {', '.join(sorted(own.failed))}" if own.failed else \
+            " (they could not even be collected with your project)"
+        result.note("Your tests fail on your own project but pass on a correct one" + which +
+                    ". They found a bug in your project, which costs marks under its own item, "
+                    "not here.")
 
 
 def _count(number: int) -> str:
