@@ -363,3 +363,13 @@ def test_tests_that_find_the_students_own_bug_keep_their_marks(graded):
     text = _text(report, "student-tests")
     assert "found a bug in your project" in text and "test_" in text
     assert next(v for v in report.verdicts if v.item.id == "student-tests").score == 3
+
+
+def test_a_record_never_written_earns_no_best_score_marks(graded):
+    """No BestScore.txt code at all: the set-ups where the file must stay as it was are no
+    evidence of record-keeping (they earned 0.8 of 2 before)."""
+    verdict = next(v for v in graded["mutant-best_score_not_written"].verdicts
+                   if v.item.id == "best-score")
+    assert verdict.score == 0
+    assert "never wrote BestScore.txt" in _text(graded["mutant-best_score_not_written"],
+                                                "best-score")

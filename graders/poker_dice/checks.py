@@ -359,6 +359,7 @@ def check_best_score(result, runs, attach):
         found.append(scenarios.judge_record(case, played, baseline is not None and
                                             baseline.ended_normally))
     message = scenarios.judge_record_message(games)
+    found = scenarios.nothing_written(games, found)
     score(result, found + ([message] if message else []), "BestScore.txt set-ups")
     hands = sorted({played.state["holds"] for _, played in games
                     if played is not None and scenarios.won(played)})

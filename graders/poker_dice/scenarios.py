@@ -283,6 +283,29 @@ def judge_record(case: RecordCase, played, baseline_ended: bool) -> Requirement:
                        actual="no BestScore.txt" if record is None else repr(record))
 
 
+def nothing_written(games: list[tuple], found: list[Requirement]) -> list[Requirement]:
+    """The set-up requirements, where no won game that had to write the record wrote anything:
+    then the set-ups that leave the file alone (a better or equal record) or cannot write it
+    show no record-keeping either, and count as not met (no evidence, no marks)."""
+    must_write = [(case, played) for case, played in games if played is not None and
+                  won(played) and case.content != "<folder>" and not case.read_only and
+                  not _kept(case, played)]
+    if not must_write or any(played.files[RECORD] not in (case.content, None)
+                             for case, played in must_write):
+        return found
+    return [requirement if not requirement.ok else Requirement(False) for requirement in found] \
+        + [Requirement(False, "The program never wrote BestScore.txt, so the games where the "
+                              "file had to stay as it was (or could not be written) show no "
+                              "record-keeping either: they count as not done.", size=-1)]
+
+
+def _kept(case: RecordCase, played) -> bool:
+    """The set-up's record is not beaten by this game (the file must stay as it was)."""
+    text = (case.content or "").strip()
+    old = int(text) if text.isdigit() and int(text) > 0 else None
+    return old is not None and old <= played.state["holds"]
+
+
 # what a program says when a win sets a record ("New record: 4 hands!", "Best score!"), and a
 # claim of one ("new record", "beat the record") that no "not" or "no" turns round
 RECORD_WORDS = re.compile(r"\brecord\b|\bbest\b|\bfastest\b|\bhigh\s*score\b", re.I)
