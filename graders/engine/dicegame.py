@@ -340,7 +340,18 @@ class DiceGame:
             transcript.outcome.get("status") in ("finished", "exit") and \
             transcript.outcome.get("code", 0) in (0, None)
         if self.pending is not None:
-            self.settle(self.ended or self.moved_on)
+            # Interpretation: after the last option answer the program ended, or it stopped
+            # (a crash, a loop). Ended or moved on: taken. Stopped: taken if it said something
+            # first that is not a refusal ("Score: 15"); nothing at all tells nothing, and the
+            # answer is not judged (the stop itself is the rounds item's).
+            after = "" if self.ended or self.moved_on else \
+                _before_traceback(self.session.output_since_answer()).strip()
+            if self.ended or self.moved_on:
+                self.settle(True)
+            elif after:
+                self.settle(not REFUSAL.search(after))
+            else:
+                self.pending = None
         answers = [mark.pos for mark in transcript.marks if mark.kind == "answer"]
         last = max((at for at, number in enumerate(self.answers)
                     if number == len(self.rounds) - 1), default=len(answers))
@@ -349,6 +360,16 @@ class DiceGame:
         self.problem, self.transcript = None if self.ended else transcript.ended_how, transcript
         for _, requirement in self.found:
             requirement.evidence = self.excerpt(requirement.evidence)
+
+
+# what a program says when it does not take an answer
+REFUSAL = re.compile(r"invalid|not valid|please|try again|already|used|choose another|"
+                     r"not (an? )?(option|number)|between|from 1|\bsorry\b|can'?t|cannot|\?", re.I)
+
+
+def _before_traceback(text: str) -> str:
+    """What a program printed before the traceback of its crash (all of it without one)."""
+    return text.split("Traceback (most recent call last):")[0]
 
 
 def play(target: Path, workdir: Path, plan: Plan, words: Words, limits) -> DiceGame:

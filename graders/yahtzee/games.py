@@ -72,8 +72,13 @@ def table_jokers(run: dicegame.DiceGame, fixed=None) -> list[tuple]:
 
 
 def table_sums(run: dicegame.DiceGame, fixed=None) -> list[tuple]:
-    """The section sums and the final score, from the numbers the table itself shows."""
+    """The section sums and the final score, from the numbers the table itself shows; a game
+    that stopped before its end (a crash, a loop) never showed its table."""
     rows, sections, _, found, add = final_table(run)
+    if not run.ended:
+        add("score-table", False, "the game stopped before its final table",
+            "the table after the last round", run.problem or "no table",
+            "A game that does not go on fails what it had not shown yet.")
     for label in SECTIONS if run.ended else ():
         add("score-table", label in sections, f"the {label}", "a line with its number",
             "none found", "The table ends with the sums, the bonuses and the final score.")
