@@ -310,8 +310,9 @@ def check_help(result, runs, attach):
 @pytest.mark.item("game")
 def check_game(result, runs, attach, notes):
     """Five games with loaded dice: payouts, re-rolls, invalid answers, quit, running out."""
-    found, games = [], []
-    for name in GAME_NAMES:
+    found, games, kit_paid = [], [], []
+    kit_games = scenarios.game_scenarios(rules.calculateScore)
+    for index, name in enumerate(GAME_NAMES):
         scenario, played = runs[f"game {name}"] or (None, None)
         if scenario is not None and not scenario.playable:
             result.note(f"The '{name}' game was not played: with your calculateScore no roll "
@@ -325,7 +326,23 @@ def check_game(result, runs, attach, notes):
             games.append((scenario, played))
             attach(f"transcripts/game-{name.replace(' ', '-')}.txt",
                    played.attachment(f"Game '{name}': {scenario.purpose}."))
-            found += scripted.judge(scenario, played, scenarios.QUESTIONS)
+            judged = scripted.judge(scenario, played, scenarios.QUESTIONS)
+            # Interpretation: a game that pays what the handout says, where the student's
+            # calculateScore called on its own would pay otherwise (it reads a global, say),
+            # played right: that calculateScore's mark is its own item's, not the game's
+            kit = kit_games[index]
+            if kit.size == scenario.size and kit.steps and [s.typed for s in kit.steps] == \
+                    [s.typed for s in scenario.steps]:
+                fair = scripted.judge(kit, played, scenarios.QUESTIONS)
+                if sum(r.ok for r in fair) > sum(r.ok for r in judged):
+                    judged = fair
+                    kit_paid.append(name)
+            found += judged
+    if kit_paid:
+        result.note("In the " + ", ".join(f"'{name}'" for name in kit_paid) + " game(s) the "
+                    "screen showed the payouts the handout gives, though your calculateScore, "
+                    "called on its own with the same dice, pays otherwise: the game was judged "
+                    "on the handout's payouts (calculateScore's mistake is its own item's).")
     result.note("The games played (payouts are your own calculateScore's):\n" +
                 "\n".join(f"- '{scenario.name}': {scenario.purpose}" for scenario, _ in games))
     if runs.hung_at_start:
