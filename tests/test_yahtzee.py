@@ -224,8 +224,10 @@ def test_the_hidden_cases_hold_what_their_reasons_say():
     for case in cases:
         applies = case.why.endswith("the joker applies.")
         assert (case.expected == rules.FIXED[case.call.split("'")[1]]) == applies, case.call
+    # 62, 63, 64, only lower boxes, 7, 105 (far from 63 either way: a sum compared as text
+    # gives the wrong answer for both), a whole game with 63
     assert [case.expected.wanted for case in functions.chosen_cases("upper-bonus")] == \
-        [((1, 0),), ((1, 35),), ((1, 35),), ((1, 0),), ((1, 35),)]
+        [((1, 0),), ((1, 35),), ((1, 35),), ((1, 0),), ((1, 0),), ((1, 35),), ((1, 35),)]
 
 
 def test_kit_rules_agree_with_the_handout_examples():

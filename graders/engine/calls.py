@@ -382,6 +382,21 @@ class FunctionCalls:
             self._run_chunk(list(zip(cases, specs))[start:start + CHUNK], given_up)
         return cases
 
+    def changed_arguments(self, texts: list[str]) -> dict[str, list]:
+        """Calls (Python text, literals only) that changed an argument they were given (a
+        list sorted in place, say): call -> its arguments afterwards. A call that failed
+        tells nothing here (its own cases say so)."""
+        changed = {}
+        cases = [Case(text, args_after=True, group=f"{text.split('(')[0]}/arguments")
+                 for text in texts]
+        for case in self.run_cases(cases):
+            after = case.outcome.get("args_after") if case.outcome.get("ok") else None
+            before = [ast.literal_eval(argument)
+                      for argument in ast.parse(case.call, mode="eval").body.args]
+            if after is not None and after != before:
+                changed[case.call] = after
+        return changed
+
     def check(self, cases: list[Case], swap: dict | None = None, timeout: float = 1.0,
               compare: Callable[[Any, Any], bool] | None = None) -> list[Requirement]:
         """Run the cases and judge each against its ``expected`` value."""

@@ -53,6 +53,13 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
     require(result, calls.import_error, calls.defined, names, explain_here=item ==
             "upper-section", explained_under="upper-section", where="handout section 5")
     score_sweeps(result, calls.sweeps.get(item, []), noun="throws")
+    changed = calls.changed.get(item)
+    if changed:
+        call, after = next(iter(changed.items()))
+        # never full marks while something is wrong; the answers themselves were right
+        result.partial(0.9, f"{call} changed the list it was given, to {after[0]!r}: the "
+                            "functions must not change the dice (handout section 5). Work "
+                            "on a copy (sorted(dice) makes a new list).")
     if calls.swapped.get(item):
         result.note("Judged with the kit's is_ functions in place of yours (they did "
                     "better): a mistake in those is marked under its own item.")

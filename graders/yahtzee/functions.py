@@ -39,6 +39,7 @@ SWEEPS = {item: [name for name, option in TESTS.items() if name in IS_FUNCTIONS 
           [option for option in rules.OPTIONS if rules.ITEMS[option] == item]
           for item in dict.fromkeys(rules.ITEMS.values())}
 PARTS = ("upper sum", "upper bonus", "lower sum", "Yahtzee bonus")
+UNSORTED = [5, 2, 6, 2, 4]              # a throw that sorting, or any change, would show
 ROLLS = Inputs(rules.all_rolls())       # every throw, swept by every submission
 # the hidden items' chosen cases (data, so none of it is in the student kit), and the numbers
 # of calculate_final_scores each final-score item is judged on (positions in PARTS)
@@ -54,6 +55,7 @@ class Evidence:
     defined: dict = field(default_factory=dict)
     sweeps: dict[str, list[Sweep]] = field(default_factory=dict)
     cases: dict[str, list[Requirement]] = field(default_factory=dict)
+    changed: dict[str, dict] = field(default_factory=dict)   # item -> call -> args after
     swapped: dict[str, bool] = field(default_factory=dict)
     fixed: dict = field(default_factory=dict)      # option -> the student's points for it
 
@@ -154,6 +156,9 @@ def collect_sweeps(submission, budget=None) -> Evidence:
                     evidence.defined.get(n if n.startswith("is_") else "calculate_score")
                     for n in names):
                 evidence.sweeps[item] = [sweep(calls, name, rolls) for name in names]
+                evidence.changed[item] = calls.changed_arguments([
+                    f"{name}({UNSORTED})" if name.startswith("is_") else
+                    f"calculate_score({UNSORTED}, {name!r}, {{}})" for name in names])
     return evidence
 
 
