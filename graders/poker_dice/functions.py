@@ -29,6 +29,8 @@ VALID_CASES = (("2 3 5", True), (" 1  4 ", True), ("3 3", True), ("1", True), ("
                ("1 2 3 4 5", True), ("5 4 3 2 1", True),
                ("", False), ("   ", False), ("0", False), ("6", False), ("1 6", False),
                ("0 2", False), ("7", False), ("5 6 1", False),
+               # numbers of two digits (a comparison of text, "1" <= "10" <= "5", takes them)
+               ("10", False), ("15", False), ("1 40", False),
                ("two", ValueError), ("2,3", ValueError), ("1.5", ValueError), ("H", ValueError),
                ("h", ValueError), ("Q", ValueError), ("1 two", ValueError),
                ("3 x 5", ValueError), ("2-3", ValueError))
