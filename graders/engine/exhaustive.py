@@ -99,13 +99,22 @@ class Sweep:
                    "given"] * bool(wrong)
         if part:
             counted.append(credit_text.format(count=len(part), noun=noun))
+        # stopped early, the rest were not tried: "at most" so many can have been right
+        right = f"at most {self.right:g}" if self.stopped_early else f"{self.right:g}"
         lines = [f"{self.function} gave {' and '.join(counted)}. Full marks need every one "
-                 f"right; with {self.right:g} of {self.total} right this item gets "
+                 f"right; with {right} of {self.total} right this item gets "
                  f"{self.fraction:g} of its points.", "",
                  f"The smallest {'partly right' if first.credit else 'wrong'} case: "
                  f"{first.call} {first.got}, but the right answer is {first.expected}.",
                  f"Why: {first.why} {first.detail}".rstrip()]
         groups = Counter(failure.why for failure in self.failures)
+        if all(failure.got.startswith("returned None") for failure in self.failures):
+            # one problem, said once: rules by case say nothing about a function that
+            # answers None to everything (often the template's stub, still a pass)
+            lines += ["", f"It returned None for all {len(self.failures)} "
+                          f"{noun} tried: a function left as the template's stub (pass) "
+                          "returns None. It must return its answer with return."]
+            groups = Counter()
         if len(groups) > 1:
             lines += ["", "The wrong cases by rule (with the smallest example of each):"]
             for why, count in groups.most_common(RULE_GROUPS):
