@@ -81,6 +81,16 @@ def test_a_score_table_is_read_in_every_layout():
                       "final score": 505}
 
 
+@pytest.mark.parametrize("text, total", [
+    ("Total: 10\nRound: +20, total now -20.", -20), ("Total after round 3: 30", 30),
+    ("Round 2: +20 | Total: 30 (3 rounds)", 30), ("Your total is now: -10", -10),
+    ("Total: 10\nRunning total:\n", 10)])
+def test_a_total_is_read_from_its_word_on(text, total):
+    """Three-card Poker's running totals: the round's own points before the word do not count
+    (a line 'Round: +20, total now -20' was read as 20)."""
+    assert score_table.totals(text, {"total": ("total", "(?!)")}) == {"total": total}
+
+
 def test_a_name_is_a_whole_word():
     assert score_table.rows("Sixes 12\nSixteen 16\n", ["Six"]) == {}
     assert score_table.name_pattern("Three Of A Kind").search("three  of a kind: 13")

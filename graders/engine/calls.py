@@ -62,7 +62,7 @@ from typing import Any, Callable
 from .diagnose import MAIN_GUARD
 from .draws import DrawPolicy
 from .harness import Child, Limits
-from .requirements import Requirement, shown
+from .requirements import Requirement, listed, shown
 
 MAX_STUCK = 3       # top-level statements skipped one by one before loading definitions only
 CHUNK = 400         # cases per batch; a batch must answer within the harness's idle limit
@@ -243,10 +243,12 @@ def swap_all(module, names, deep: bool = False) -> dict:
     return {name: Deep(module) if deep else module for name in names}
 
 
-def swap_note(function: str, helpers: str, own: float, kit: float | None,
+def swap_note(function: str, helpers, own: float, kit: float | None,
               used_kit: bool) -> str:
-    """Which helpers a function was judged with, and why (own and kit: the shares earned
-    with the student's helpers and with the kit's; kit None when only the own were run)."""
+    """Which helpers (names, or a phrase) a function was judged with, and why (own and kit:
+    the shares earned with the student's helpers and with the kit's; kit None when only the
+    own were run)."""
+    helpers = helpers if isinstance(helpers, str) else listed(helpers)
     if used_kit:
         return (f"{function} was judged with the kit's correct {helpers} swapped in: with "
                 f"your own it earned {own:g} of the item, with the kit's {kit:g}. Mistakes in "
@@ -578,8 +580,7 @@ class LoadReport:
         if not self.stubbed_modules:
             return None
         modules = self.stubbed_modules
-        names = " and ".join([", ".join(modules[:-1]), modules[-1]] if len(modules) > 1
-                             else modules)
+        names = listed(modules)
         one = len(modules) == 1
         return (f"Your file imports {names}, which the grader does not have. "
                 f"{'It was' if one else 'They were'} replaced by "

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .calls import Case, FunctionCalls, call_problem, same
-from .requirements import shown
+from .requirements import listed, shown
 from .rubric import share
 
 BATCH = 1000            # inputs per round trip (the answers of one batch stay well under 1 MB)
@@ -155,15 +155,10 @@ def score_sweeps(result, sweeps: list[Sweep], noun: str = "inputs", **report) ->
         cases: dict[str, list[str]] = {}
         for sweep in same:
             cases.setdefault(sweep.function, []).extend([sweep.case] if sweep.case else [])
-        named = [function + (f" for {_listed(found)}" if found else "")
+        named = [function + (f" for {listed(found)}" if found else "")
                  for function, found in cases.items()]
-        result.note(f"Right on all {total} {noun}: {_listed(named)}.")
+        result.note(f"Right on all {total} {noun}: {listed(named)}.")
     return min(fractions, default=1.0)
-
-
-def _listed(words: list[str]) -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def spelled(function: str, item) -> str:

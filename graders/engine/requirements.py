@@ -56,6 +56,14 @@ def shown(value) -> str:
     return repr(value)
 
 
+def listed(words, limit: int | None = None) -> str:
+    """'a', 'a and b', 'a, b and c' (past ``limit`` words: the first ones and how many more)."""
+    words = list(words)
+    if limit is not None and len(words) > limit:
+        return ", ".join(words[:limit]) + f" and {len(words) - limit} more"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def _text(value) -> str | None:
     """Text as it is (callers quote what must be exact); other values as Python shows them."""
     if value is None or isinstance(value, str):

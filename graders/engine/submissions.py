@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import static
+from .requirements import listed
 from .rubric import DATA_ROOT, Rubric
 
 # name_[LATE_]userid_submissionid_original[-N].ext, or the older name_number_original
@@ -538,12 +539,9 @@ class _Plan:
     warnings: list[str] = field(default_factory=list)
 
 
-def _listed(names: list[str], limit: int = 20) -> str:
-    """``a, b and c`` (at most ``limit`` names, then how many more)."""
-    names = [shown(n) for n in names]
-    if len(names) > limit:
-        return ", ".join(names[:limit]) + f" and {len(names) - limit} more"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _listed(names: list[str]) -> str:
+    """``a, b and c``, each name shown safely (at most 20, then how many more)."""
+    return listed(map(shown, names), limit=20)
 
 
 def _plan(dir_fd: int, main_name: str) -> _Plan:

@@ -135,14 +135,9 @@ def grade_function(result, evidence, oracle: functions.Oracle) -> None:
     own, kit = evidence.sweeps[oracle.function]
     verdict = kit if kit is not None and kit.fraction > own.fraction else own
     if oracle.helpers:
-        result.note(swap_note(oracle.function, listed(oracle.helpers), own.fraction,
+        result.note(swap_note(oracle.function, oracle.helpers, own.fraction,
                               kit and kit.fraction, verdict.swapped))
     verdict.score(result, noun="hands", credit_text=functions.HALF_TEXT)
-
-
-def listed(names) -> str:
-    """'a, b and c'."""
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 @pytest.mark.item("hand_to_string")
@@ -187,7 +182,7 @@ def check_play_round(result, evidence):
     own = rounds.judge(own_cases)
     kit = rounds.judge(kit_cases) if kit_cases else None
     requirements, used_kit = better(own, kit)
-    result.note(swap_note("play_round", listed(rounds.KIT_HELPERS), fraction_of(own),
+    result.note(swap_note("play_round", rounds.KIT_HELPERS, fraction_of(own),
                           kit and fraction_of(kit), used_kit))
     score(result, requirements, all_right=f"All {len(requirements) // 2} rounds returned the "
           "right points and showed both hands with hand_to_string.")

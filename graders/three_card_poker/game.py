@@ -14,6 +14,7 @@ from pathlib import Path
 from graders.engine.calls import Case
 from graders.engine.harness import Limits
 from graders.engine.loaded import ScriptedValues
+from graders.engine.readers import score_table
 from graders.engine.requirements import Requirement
 from graders.engine.session import Session
 
@@ -23,7 +24,6 @@ from .rounds import Scenario
 # the kinds of prompt, tried in order ('Play or fold?', 'Play another round?'), else 'other'
 PROMPT_KINDS = (("round", re.compile(r"fold|\(p/f\)", re.I)),
                 ("ask", re.compile(r"another|again|y/n|continue|keep|more|play", re.I)))
-NUMBER = re.compile(r"-?\d+")
 MAIN_TIMEOUT = 2.0
 MAX_OTHER_PROMPTS = 5
 
@@ -166,15 +166,6 @@ def stand_in_run(case: Case) -> GameRun:
     return run
 
 
-def last_total(text: str) -> int | None:
-    """The last number on the last line that contains 'total' (any case)."""
-    for line in reversed(text.splitlines()):
-        if "total" in line.lower():
-            numbers = NUMBER.findall(line)
-            return int(numbers[-1]) if numbers else None
-    return None
-
-
 def judge(plan: Plan, run: GameRun) -> list[Requirement]:
     """Per question: what the answer before it did, and the running total; then the stop and
     the final total.
@@ -237,7 +228,8 @@ def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, since: int,
 def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:
     """The last total shown in ``text`` is ``expected`` (``rule``: where, e.g. 'After round 2
     (...) the running total must be')."""
-    shown = last_total(text)
+    # the last line with 'total': its number after ':' or '=', else its last number
+    shown = score_table.totals(text, {"total": ("total", "(?!)")}).get("total")
     seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
     return Requirement(shown == expected, f"{rule} {expected}, but the program showed {seen}.",
                        f"a line containing 'total' ending with {expected}",

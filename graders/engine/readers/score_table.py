@@ -5,8 +5,8 @@
 
 ``rows``: a named row's number is the first whole number after its name (the dice or other
 numbers may follow it: ``Ones 3 (of 5) [1, 6, 1, 6, 1]``). ``totals``: a line told by words
-it must and must not hold (``upper`` but not ``bonus``) gives the number after its last ``:``
-or ``=``, else its last number (the label may hold a number: ``Bonus (63+): 35``). When a
+it must and must not hold (``upper`` but not ``bonus``) gives, from those words on, the number
+after the last ``:`` or ``=``, else the last number (the label may hold a number: ``Bonus (63+): 35``). When a
 label shows on several lines, the last one counts (a table printed after the game's
 messages).
 """
@@ -38,11 +38,13 @@ def rows(text: str, names, avoid: dict[str, str] | None = None) -> dict[str, int
 
 def totals(text: str, labels: dict[str, tuple[str, str]]) -> dict[str, int]:
     """label -> the number of the last line matching its (wanted, avoided) regular
-    expressions (any case): after the line's last ':' or '=', else the line's last number."""
+    expressions (any case), read from where ``wanted`` matched: after the last ':' or '=',
+    else the last number ('Round 2: +20, total now -20' is -20)."""
     found = {}
     for label, (wanted, avoided) in labels.items():
         for line in text.splitlines():
-            if re.search(wanted, line, re.I) and not re.search(avoided, line, re.I):
+            if (spot := re.search(wanted, line, re.I)) and not re.search(avoided, line, re.I):
+                line = line[spot.start():]
                 after = re.split(r"[:=]", line)[1:]
                 numbers = (NUMBER.findall(after[-1]) if after else [])[:1] or \
                     NUMBER.findall(line)[-1:]
