@@ -5,10 +5,10 @@
 
 ``rows``: a named row's number is the first whole number after its name (the dice or other
 numbers may follow it: ``Ones 3 (of 5) [1, 6, 1, 6, 1]``). ``totals``: a line told by words
-it must and must not hold (``upper`` but not ``bonus``) gives, from those words on, the number
-after the last ``:`` or ``=``, else the last number (the label may hold a number: ``Bonus (63+): 35``). When a
-label shows on several lines, the last one counts (a table printed after the game's
-messages).
+it must and must not hold (``upper`` but not ``bonus``) gives, from those words on, the
+number after the last ``:`` or ``=``, else the last number (the label may hold a number:
+``Bonus (63+): 35``). When a label shows on several lines, the last one counts (a table
+printed after the game's messages).
 """
 from __future__ import annotations
 
