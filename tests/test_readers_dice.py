@@ -86,9 +86,17 @@ def test_a_score_table_is_read_in_every_layout():
     ("Round 2: +20 | Total: 30 (3 rounds)", 30), ("Your total is now: -10", -10),
     ("Total: 10\nRunning total:\n", 10)])
 def test_a_total_is_read_from_its_word_on(text, total):
-    """Three-card Poker's running totals: the round's own points before the word do not count
-    (a line 'Round: +20, total now -20' was read as 20)."""
+    """The round's own points before the word do not count (a line 'Round: +20, total now
+    -20' was read as 20)."""
     assert score_table.totals(text, {"total": ("total", "(?!)")}) == {"total": total}
+
+
+@pytest.mark.parametrize("text, total", [
+    ("Total: 10\nRound: +20, total now -20.", -20), ("Total: was 20, now 30", 30),
+    ("Round 3 TOTAL -> 30", 30), ("Total: 10\nRunning total:\n", None), ("no sum", None)])
+def test_the_last_number_on_the_last_line_with_the_word(text, total):
+    """Three-card Poker's handout: the running total is the last number on its line."""
+    assert score_table.last_number(text, "total") == total
 
 
 def test_a_name_is_a_whole_word():

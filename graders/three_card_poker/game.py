@@ -228,8 +228,7 @@ def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, since: int,
 def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:
     """The last total shown in ``text`` is ``expected`` (``rule``: where, e.g. 'After round 2
     (...) the running total must be')."""
-    # the last line with 'total': its number after ':' or '=', else its last number
-    shown = score_table.totals(text, {"total": ("total", "(?!)")}).get("total")
+    shown = score_table.last_number(text, "total")        # the handout's rule (section 9)
     seen = "no line with the word 'total'" if shown is None else f"the total {shown}"
     return Requirement(shown == expected, f"{rule} {expected}, but the program showed {seen}.",
                        f"a line containing 'total' ending with {expected}",

@@ -8,7 +8,8 @@ numbers may follow it: ``Ones 3 (of 5) [1, 6, 1, 6, 1]``). ``totals``: a line to
 it must and must not hold (``upper`` but not ``bonus``) gives, from those words on, the
 number after the last ``:`` or ``=``, else the last number (the label may hold a number:
 ``Bonus (63+): 35``). When a label shows on several lines, the last one counts (a table
-printed after the game's messages).
+printed after the game's messages). ``last_number``: a handout's 'the total is the last number
+on its line', read on the last line with the word.
 """
 from __future__ import annotations
 
@@ -50,3 +51,14 @@ def totals(text: str, labels: dict[str, tuple[str, str]]) -> dict[str, int]:
                     NUMBER.findall(line)[-1:]
                 found.update({label: int(numbers[0])} if numbers else {})
     return found
+
+
+def last_number(text: str, words: str) -> int | None:
+    """The last number on the last line matching ``words`` (a regular expression, any case);
+    None when that line has no number. A handout's rule such as 'the total is the last number
+    on its line' ('Total: was 20, now 30' is 30)."""
+    for line in reversed(text.splitlines()):
+        if re.search(words, line, re.I):
+            numbers = NUMBER.findall(line)
+            return int(numbers[-1]) if numbers else None
+    return None
