@@ -71,9 +71,9 @@ class Plan:
                 f"bet question. Cards: {deals}.")
 
 
-BETS = Plan("bets", ("ten", "0", "-5", "150", "", "100"),
+BETS = Plan("bets", ("ten", "12.5", "0", "-5", "150", "", "100"),
             (Deal((card(6, "Diamonds"), card(11, "Clubs")), False),),
-            invalid_bets=("ten", "0", "-5", "150", ""))
+            invalid_bets=("ten", "12.5", "0", "-5", "150", ""))
 CHAIN = Plan("double chain", ("20", "40", "30"), (
     Deal((card(4, "Clubs"), card(9, "Hearts")), True, "double", "maybe", "maybe"),
     Deal((card(12, "Diamonds"), card(2, "Spades")), True, "double"),
