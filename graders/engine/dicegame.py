@@ -389,8 +389,9 @@ def playing(run: DiceGame, context=None) -> list[tuple]:
     rounds = len(run.plan.rounds)
     return run.found + [(run.words.rounds_item, Requirement(
         len(run.rounds) == rounds and run.ended, f"Game '{run.plan.name}'",
-        f"{rounds} rounds, then the end of the game", f"{len(run.rounds)} rounds; " +
-        (run.problem or "then the game ended"), run.words.rounds_rule, 0, run.excerpt(),
+        f"{rounds} rounds, then the end of the game", f"{len(run.rounds)} rounds, then " +
+        (run.problem[:1].lower() + run.problem[1:] if run.problem else "the game ended"),
+        run.words.rounds_rule, 0, run.excerpt(),
         TRANSCRIPT))]
 
 

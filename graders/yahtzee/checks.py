@@ -33,6 +33,9 @@ def played(submission, budget, notes):
                                  games.WORDS, budget.limits(cpu_seconds=4))
     sweeps, *runs = budget.map(job, ["sweeps", *games.PLANS], workers=1 + len(games.PLANS))
     sweeps = sweeps or functions.Evidence(import_error="the time budget ran out")
+    # said once, at the top: each failure names its game
+    notes("The grader played two games with loaded dice: " +
+          " and ".join(f"'{name}'" for name in games.PLANS) + ".")
     if sweeps.import_error:
         notes(f"{submission.main_name} could not be imported: "
               f"{sweeps.import_error.strip().splitlines()[-1]}", problem=True)
@@ -77,8 +80,6 @@ def games_verdict(result, played, item: str, *judges, fixed=None):
     if any(run.grader_problem for run in runs):
         result.note("A game was stopped by a safety limit of the grader; it is not "
                     "counted here.")
-    result.note("The grader played two games with loaded dice: " +
-                " and ".join(f"'{name}'" for name in games.PLANS) + ".")
     score(result, dicegame.judge(runs, item, *judges, context=fixed),
           "things checked in the games",
           not_judged="The games never reached anything this item checks.")
