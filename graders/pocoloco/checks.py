@@ -368,11 +368,30 @@ def check_winner_and_loser(games, result):
 
 @pytest.mark.item("chips")
 def check_chip_transfers(games, result):
-    reading = game(games, LONG, result)
+    """Every round of the long game, and of the game-over game, whose last round asks the
+    human for more chips than they have (any of the handout's ways to pay counts)."""
+    judged = transfers(game(games, LONG, result), LONG.rounds, result)
+    end = games.get(GAME_OVER.name)
+    if end is not None and end.rounds:
+        judged += transfers(end, len(end.rounds), result, f"In the '{GAME_OVER.name}' game")
+    final = end.standings_at_end() if end is not None and end.rounds else {}
+    if not judged and final and final.get(end.human, 1) > 0:
+        result.fail("At the end of the game the chip counts were not what the rounds give.",
+                    expected=f"{end.human}: 0 (or below, where debts are allowed)",
+                    actual=str(final))
+    result.measure("rounds whose chip transfers were checked", judged)
+    if not judged and not final:
+        result.not_judged("The grader could not find chip counts to check (no standings it "
+                          "could read before and after a round; see standings).")
+    result.judged(judged + (1 if final else 0))
+
+
+def transfers(reading, rounds: int, result, game_name: str = "") -> int:
+    """Judge the chips moved in the first ``rounds`` rounds of a game; how many were judged."""
     shown, missing = labels(reading)
     unrecognised = {label.split(" (")[0] for label in missing}
     judged = 0
-    for round_ in reading.rounds[:LONG.rounds]:
+    for round_ in reading.rounds[:rounds]:
         index = round_.index
         if not reading.complete(index):
             continue
@@ -389,27 +408,23 @@ def check_chip_transfers(games, result):
         # The handout's amount (from the round's best roll) is right; so is the amount for
         # the roll the program itself named the winner's, when it ranks rolls wrongly (that
         # is special-rolls' or winner-loser's mark, not charged here again).
-        best = rules.category(max(round_.finals.values(), key=rules.rank))
-        kind = winner_category(reading, index)
-        amount = rules.CHIPS_FOR[best]
-        allowed = rules.acceptable_chips(before, receiver, amount) + \
-            rules.acceptable_chips(before, receiver, rules.CHIPS_FOR[kind])
-        kind = best
-        if after not in allowed:
-            result.fail(f"Round {index + 1}: the winning roll was {rules.CATEGORY_NAMES[kind]}, "
-                        f"so everyone except {receiver} should give {receiver} {amount} "
-                        f"chip(s).", expected=str(allowed[0]), actual=str(after),
+        kind = rules.category(best)
+        amount = rules.CHIPS_FOR[kind]
+        options = rules.acceptable_chips(before, receiver, amount)
+        named = rules.CHIPS_FOR[winner_category(reading, index)]
+        if after not in options + rules.acceptable_chips(before, receiver, named):
+            short = [name for name, chips in before.items() if name != receiver and
+                     chips < amount]
+            owe = (f" {' and '.join(short)} had fewer than {amount}: paying what they have, "
+                   "or going below zero, are both fine (handout: Not enough chips)."
+                   if short else "")
+            where = f"{game_name}, round" if game_name else "Round"
+            result.fail(f"{where} {index + 1}: the winning roll was "
+                        f"{rules.CATEGORY_NAMES[kind]}, so everyone except {receiver} should "
+                        f"give {receiver} {amount} chip(s).{owe}",
+                        expected=" or ".join(map(str, options)), actual=str(after),
                         evidence=reading.excerpt(span_of(reading, index)))
-    end = games.get(GAME_OVER.name)
-    final = end.standings_at_end() if end is not None and end.rounds else {}
-    if not judged and final and final.get(end.human) not in (0, None):
-        result.fail("At the end of the game the chip counts were not what the rounds give.",
-                    expected=f"{end.human}: 0, everyone else 4", actual=str(final))
-    result.measure("rounds whose chip transfers were checked", judged)
-    if not judged and not final:
-        result.not_judged("The grader could not find chip counts to check (no standings it "
-                          "could read before and after a round; see standings).")
-    result.judged(judged + (1 if final else 0))
+    return judged
 
 
 @pytest.mark.item("game-over")

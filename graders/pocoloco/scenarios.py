@@ -53,16 +53,19 @@ TIES = Scenario(
         )),
     rounds=3, purpose="ties for the lowest (two and three players) and for the highest")
 
-# Three rounds from 3 chips: the human is the only one to reach 0.
+# Three rounds from 3 chips: the human is the only one to reach 0. The third round's PoCo!
+# asks 4 chips of a human who has 1 left (3 left where the program asks for 5 chips or more):
+# "not enough chips", paid in any of the ways the handout allows, ends the game.
 GAME_OVER = Scenario(
     "game-over", 3, Plan(
         human_position=[0, 0, 0, 0],
         dice=_rounds(
             [[[1, 5, 6]], [[2, 2, 3]], [[1, 4, 6]], [[1, 3, 6]]],
             [[[1, 5, 6]], [[1, 4, 6]], [[2, 2, 3]], [[1, 3, 6]]],
-            [[[1, 5, 6]], [[1, 4, 6]], [[1, 3, 6]], [[2, 2, 3]]],
+            [[POCO], [[1, 4, 6]], [[1, 3, 6]], [[2, 2, 3]]],
         ), filler=[[1, 5, 6], [1, 4, 6], [1, 3, 6], [2, 2, 3]]),
-    rounds=None, purpose="a whole game, which the human wins after three rounds")
+    rounds=None, purpose="a whole game, which the human wins after three rounds, paying the "
+                         "last round's chips with fewer than it owes")
 
 # Eleven one-chip rounds, to see the round box at two digits.
 ROUND_TEN = Scenario(
