@@ -14,6 +14,7 @@ from graders.engine.draws import ScriptedDice
 from graders.engine.exhaustive import exhaustive
 from graders.engine.harness import Child, Limits, run_folder
 from graders.engine.loaded import ScriptedValues
+from graders.engine.session import Session
 from graders.engine.requirements import Requirement, better, check, score
 from graders.engine.rubric import KIT_ROOT, CheckResult, Fail, Item, Rubric
 from graders.engine.submissions import from_path
@@ -248,6 +249,33 @@ def test_loaded_dice_report_typed_draws_to_observers(tmp_path):
     assert ranks.answer({"fn": "randint", "req": {"a": 2, "b": 14}})[0] == 12
     assert ranks.answer({"fn": "choice", "req": {"items": list(range(2, 15)), "n": 13}})[0] \
         == 1
+
+
+@pytest.mark.parametrize("frames_first", [True, False])
+def test_a_rolling_animation_does_not_take_the_loaded_dice(tmp_path, frames_first):
+    """Random faces flashed on one line ('\\r') before or after the real throw are frames:
+    the throw shows the loaded faces either way (a Yahtzee program animating its throws with
+    random.randint was judged against dice it never threw, and lost 3.8 of 18 points)."""
+    frames = ("for frame in range(4):\n"
+              "    fake = [random.randint(1, 6) for _ in range(5)]\n"
+              "    print('\\rRolling... ' + str(fake), end='', flush=True)\n")
+    throw = "dice = [random.randint(1, 6) for _ in range(5)]\n"
+    program = tmp_path / "anim.py"
+    program.write_text("import random\n" + (frames + throw if frames_first else throw + frames)
+                       + "print('\\rThrow:', *dice)\n"
+                       + "input('Keep? ')\n" + throw + "print('Throw:', *dice)\n")
+    dice = ScriptedDice([6, 5, 4, 3, 2])
+    session = Session.start(program, tmp_path, policy=dice)
+    try:
+        while session.wait() is not None:
+            dice.load([1, 1, 2, 2, 3])
+            session.type("")
+        printed = "".join(event.text for event in session.child.log if event.kind == "out")
+    finally:
+        session.close()
+    shown = [line.split("Throw:")[1].split() for line in printed.splitlines()
+             if "Throw:" in line]
+    assert shown == [["6", "5", "4", "3", "2"], ["1", "1", "2", "2", "3"]]
 
 
 def test_run_folders_are_removed_and_runs_draw_from_the_budget(tmp_path):

@@ -171,13 +171,33 @@ class ScriptedDice(DrawPolicy):
         self.faces = list(faces)
         self.draws: list[Draw] = []
         self.observe(self.draws.append)
+        self._frame: list[int] = []     # faces served since the output last ended a line
+        self._latest = -1               # the log index of the latest die drawn
 
     def load(self, faces: list[int]) -> None:
         """The faces the next die draws show (replacing whatever was left)."""
-        self.faces = list(faces)
+        self.faces, self._frame = list(faces), []
 
     def next_face(self, event: dict) -> int | None:
-        return self.faces.pop(0) if self.faces else None
+        self._put_back_a_flashed_frame()
+        face = self.faces.pop(0) if self.faces else None
+        self._frame += [face] if face is not None else []
+        self._latest = len(self.log or [])           # this draw's index once logged
+        return face
+
+    def _put_back_a_flashed_frame(self) -> None:
+        """A rolling animation: dice drawn and shown on a line that the next output writes
+        over ('\r', no new line), then more dice drawn. Those were a frame, not a throw:
+        its faces go back to the front of the queue, so the throw itself (before or after
+        the frames) shows the loaded faces. Drawing random faces for an animation is allowed
+        (any use of random is), and frames that took the loaded dice put a whole game out
+        of step with its plan."""
+        since = (self.log or [])[self._latest + 1:]
+        text = "".join(event.text for event in since if event.kind == "out")
+        if "\n" in text or any(event.kind == "input" for event in since):
+            self._frame = []                         # a line or a question: that was a throw
+        elif "\r" in text and self._frame:
+            self.faces, self._frame = self._frame + self.faces, []
 
     def die_draws_since(self, start: int) -> list[Draw]:
         """The die draws made after the first ``start`` draws."""

@@ -98,6 +98,7 @@ class Turn:
     extra: bool = False            # a tie's roll-off after the round: no position of its own
     doubts: list[str] = field(default_factory=list)
     last_draw: int = -1            # log index of its latest die
+    site: tuple = ()               # the program's line that drew its latest die
 
     @property
     def mid_roll(self) -> bool:
@@ -533,6 +534,14 @@ class PocoPolicy(DrawPolicy):
                                                                                    prompted):
             turn.rolls -= 1                 # the last triple was an animation frame
             return turn, True
+        if not turn.mid_roll and turn.rolls and not text.strip() and not prompted and \
+                not answers and turn.site and _site(event) not in ((), turn.site):
+            # Dice drawn straight after a roll, with nothing printed between, by another line
+            # of the program: the first frame of an animation that follows the real roll
+            # ("Rolling... 5 2 6" flashed after the dice were drawn). They get the roll's own
+            # faces. The same line drawing again is a real roll (a silent re-roll).
+            turn.rolls -= 1
+            return turn, True
         self._heading = self._heading_name(text)
         return self._after_roll(turn, text, answers, named), True
 
@@ -743,7 +752,7 @@ class PocoPolicy(DrawPolicy):
         die = turn.dice
         turn.dice += 1
         self._last_draw_index = len(self.log or [])     # this draw's index once logged
-        turn.last_draw = self._last_draw_index
+        turn.last_draw, turn.site = self._last_draw_index, _site(event)
         self._vote_index(turn, turn.player, 1)
         if self.stop_at_round is not None and turn.round >= self.stop_at_round and (
                 turn.pos >= 1 or turn.round in self.shuffled_rounds):
@@ -761,6 +770,12 @@ class PocoPolicy(DrawPolicy):
         """int(random.random() * 6) + 1 dice: random() counts as a die until the program
         shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
         return not self.die_style_seen
+
+
+def _site(event: dict) -> tuple:
+    """The program's line that drew a die: (function, line) of its innermost frame."""
+    stack = event.get("stack") or []
+    return (stack[0].get("fn"), stack[0].get("line")) if stack else ()
 
 
 def _side_from_functions(stack: list[dict]) -> str | None:
