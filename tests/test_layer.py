@@ -251,18 +251,20 @@ def test_loaded_dice_report_typed_draws_to_observers(tmp_path):
         == 1
 
 
-@pytest.mark.parametrize("frames_first", [True, False])
-def test_a_rolling_animation_does_not_take_the_loaded_dice(tmp_path, frames_first):
+@pytest.mark.parametrize("frames", ["before", "after", "are the throw"])
+def test_a_rolling_animation_does_not_take_the_loaded_dice(tmp_path, frames):
     """Random faces flashed on one line ('\\r') before or after the real throw are frames:
-    the throw shows the loaded faces either way (a Yahtzee program animating its throws with
-    random.randint was judged against dice it never threw, and lost 3.8 of 18 points)."""
-    frames = ("for frame in range(4):\n"
-              "    fake = [random.randint(1, 6) for _ in range(5)]\n"
-              "    print('\\rRolling... ' + str(fake), end='', flush=True)\n")
+    the throw shows the loaded faces, and counts its own dice only (a Yahtzee program
+    animating its throws with random.randint was judged against dice it never threw, and lost
+    3.8 of 18 points). Where the frames are the throw (the last one stays), it counts once."""
+    loop = ("for frame in range(4):\n"
+            "    {name} = [random.randint(1, 6) for _ in range(5)]\n"
+            "    print('\\rRolling... ' + str({name}), end='', flush=True)\n")
     throw = "dice = [random.randint(1, 6) for _ in range(5)]\n"
+    first = {"before": loop.format(name="fake") + throw, "after": throw + loop.format(
+        name="fake"), "are the throw": loop.format(name="dice")}[frames]
     program = tmp_path / "anim.py"
-    program.write_text("import random\n" + (frames + throw if frames_first else throw + frames)
-                       + "print('\\rThrow:', *dice)\n"
+    program.write_text("import random\n" + first + "print('\\rThrow:', *dice)\n"
                        + "input('Keep? ')\n" + throw + "print('Throw:', *dice)\n")
     dice = ScriptedDice([6, 5, 4, 3, 2])
     session = Session.start(program, tmp_path, policy=dice)
@@ -276,6 +278,28 @@ def test_a_rolling_animation_does_not_take_the_loaded_dice(tmp_path, frames_firs
     shown = [line.split("Throw:")[1].split() for line in printed.splitlines()
              if "Throw:" in line]
     assert shown == [["6", "5", "4", "3", "2"], ["1", "1", "2", "2", "3"]]
+    assert [draw.faces[0] for draw in dice.die_draws_since(0)] == [6, 5, 4, 3, 2, 1, 1, 2, 2, 3]
+
+
+def test_dice_from_the_handouts_function_leave_other_faces_as_decoration(tmp_path):
+    """Poker Dice's handout throws dice with random.randint(1, 6): once a program has, six
+    faces picked with random.choice (an animation) are neither loaded nor counted; a program
+    that only ever uses choice keeps its draws as dice (its rule break costs one item)."""
+    program = tmp_path / "dice.py"
+    program.write_text("import random\nprint(random.randint(1, 6), random.choice('⚀⚁⚂⚃⚄⚅'),"
+                       " random.randint(1, 6))\n", encoding="utf-8")
+    dice = ScriptedDice([4, 2, 6], dice_from=("randint",))
+    child = Child(program, workdir=tmp_path, policy=dice).start()
+    while child.next_event() is not None:
+        pass
+    assert [(draw.fn, draw.faces) for draw in dice.die_draws_since(0)] == \
+        [("randint", (4,)), ("randint", (2,))]
+    program.write_text("import random\nprint(random.choice([1, 2, 3, 4, 5, 6]))\n")
+    dice = ScriptedDice([5], dice_from=("randint",))
+    child = Child(program, workdir=tmp_path, policy=dice).start()
+    while child.next_event() is not None:
+        pass
+    assert [(draw.fn, draw.faces) for draw in dice.die_draws_since(0)] == [("choice", (5,))]
 
 
 def test_run_folders_are_removed_and_runs_draw_from_the_budget(tmp_path):

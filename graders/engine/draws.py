@@ -9,7 +9,7 @@ student wrote ``randint(1, 6)``, ``randrange(6) + 1`` or ``choice([1, 2, 3, 4, 5
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 
@@ -53,10 +53,18 @@ def die_offset(fn: str, req: dict) -> int | None:
 
 
 class DrawPolicy:
-    """Answers draws with a seeded generator; subclasses load dice via ``next_face``."""
+    """Answers draws with a seeded generator; subclasses load dice via ``next_face``.
 
-    def __init__(self, seed: int = 1):
-        self.seed = seed
+    ``dice_from``: the random functions a handout names for throwing dice (Poker Dice: "roll
+    only with random.randint(1, 6)"). Once a program has thrown a die with one of them, its
+    other die-like draws (six faces picked with random.choice for an animation) are
+    decoration: not loaded, not counted. A program that never uses them keeps every die-like
+    draw as a die (its rule break costs one item, not the games). Empty: any die-like draw
+    is a die (see ``die_offset``)."""
+
+    def __init__(self, seed: int = 1, dice_from: tuple[str, ...] = ()):
+        self.seed, self.dice_from = seed, tuple(dice_from)
+        self.named_die_seen = False
         self.rng = random.Random(seed)
         self.log = None          # the run's event log, set by the harness
         self.enough = False      # set to end the run after this draw (the scenario is done)
@@ -102,6 +110,11 @@ class DrawPolicy:
         """The value to send back, and the die faces it stands for (empty if not a die)."""
         fn, req = event.get("fn"), event.get("req", {})
         offset = die_offset(fn, req)
+        if offset is not None and self.dice_from:
+            if fn in self.dice_from:
+                self.named_die_seen = True
+            elif self.named_die_seen:
+                offset = None                   # decoration: the dice come from dice_from
         if offset is not None:
             self.die_style_seen = True
             count = req.get("k", 1) if fn in ("choices", "sample") else 1
@@ -166,39 +179,83 @@ class ScriptedDice(DrawPolicy):
     the die draws after the first ``n`` draws.
     """
 
-    def __init__(self, faces: list[int] = (), seed: int = 1):
-        super().__init__(seed)
+    def __init__(self, faces: list[int] = (), seed: int = 1, dice_from: tuple[str, ...] = ()):
+        super().__init__(seed, dice_from)
         self.faces = list(faces)
         self.draws: list[Draw] = []
         self.observe(self.draws.append)
-        self._frame: list[int] = []     # faces served since the output last ended a line
+        # the dice drawn since the output last ended a line: (face loaded or None, the
+        # program's lines that drew it, the draw's index in the log, in ``draws``)
+        self._frame: list[tuple] = []
+        self._frame_sites: set = set()  # where the program draws its animation frames
+        self._line_sites: set = set()   # where the dice since the last whole line came from
         self._latest = -1               # the log index of the latest die drawn
 
     def load(self, faces: list[int]) -> None:
         """The faces the next die draws show (replacing whatever was left)."""
-        self.faces, self._frame = list(faces), []
+        self._end_of_line()
+        self.faces = list(faces)
 
     def next_face(self, event: dict) -> int | None:
         self._put_back_a_flashed_frame()
         face = self.faces.pop(0) if self.faces else None
-        self._frame += [face] if face is not None else []
         self._latest = len(self.log or [])           # this draw's index once logged
+        site = tuple((frame.get("fn"), frame.get("line")) for frame in event.get("stack") or [])
+        self._frame.append((face, site, self._latest, len(self.draws)))
+        self._line_sites.add(site)
         return face
 
     def _put_back_a_flashed_frame(self) -> None:
         """A rolling animation: dice drawn and shown on a line that the next output writes
         over ('\r', no new line), then more dice drawn. Those were a frame, not a throw:
-        its faces go back to the front of the queue, so the throw itself (before or after
-        the frames) shows the loaded faces. Drawing random faces for an animation is allowed
-        (any use of random is), and frames that took the loaded dice put a whole game out
-        of step with its plan."""
+        its loaded faces go back to the front of the queue, so the throw itself (before or
+        after the frames) shows the loaded faces, and its draws are no dice any more (a throw
+        counts the dice it threw, not its animation's). Drawing random faces for an animation
+        is allowed (any use of random is); frames that took the loaded dice put a whole game
+        out of step with its plan.
+
+        A frame is the last draws made from one place in the program (the same lines of its
+        functions): a throw drawn just before it, with nothing printed between, stays a
+        throw. The last frame, ended by a whole line, is known by its place."""
         since = (self.log or [])[self._latest + 1:]
         text = "".join(event.text for event in since if event.kind == "out")
         if "\n" in text or any(event.kind == "input" for event in since):
-            self._frame = []                         # a line or a question: that was a throw
+            self._end_of_line()
         elif "\r" in text and self._frame:
-            self.faces, self._frame = self._frame + self.faces, []
+            frame = self._last_frame()
+            self._frame_sites.add(frame[0][1])
+            self.faces = [face for face, *_ in frame if face is not None] + self.faces
+            self._frame = []
+            self._uncount(frame)
+
+    def _end_of_line(self) -> None:
+        """A whole line or a question ends what was drawn: a throw, or the last frame of an
+        animation after the throw (drawn from where the frames are, the throw from elsewhere
+        since the last line; frames alone end with the throw itself, as the last frame)."""
+        site = self._frame[-1][1] if self._frame else None
+        if site in self._frame_sites and self._line_sites - self._frame_sites:
+            self._uncount(self._last_frame())
+        self._frame, self._line_sites = [], set()
+
+    def _last_frame(self) -> list[tuple]:
+        """The last draws of ``_frame`` made from one place, taken off it."""
+        site, frame = self._frame[-1][1], []
+        while self._frame and self._frame[-1][1] == site:
+            frame.insert(0, self._frame.pop())
+        return frame
+
+    def _uncount(self, frame: list[tuple]) -> None:
+        """A frame's draws are no dice: not in the transcript's dice, not in ``draws``'."""
+        in_draws = {entry[3] for entry in frame}
+        for index in {entry[2] for entry in frame}:
+            event = next((e for e in self.log[index:] if e.kind == "draw"), None)
+            if event is not None:
+                event.data["faces"] = []
+        self.draws[:] = [replace(draw, faces=()) if index in in_draws else draw
+                         for index, draw in enumerate(self.draws)]
 
     def die_draws_since(self, start: int) -> list[Draw]:
-        """The die draws made after the first ``start`` draws."""
-        return [draw for draw in self.draws[start:] if draw.faces]
+        """The die draws made after the first ``start`` draws: those of ``dice_from`` where
+        there are any (a call that also animates its dice with other draws), else all."""
+        found = [draw for draw in self.draws[start:] if draw.faces]
+        return [draw for draw in found if draw.fn in self.dice_from] or found

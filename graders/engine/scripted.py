@@ -252,9 +252,10 @@ def written(path: Path) -> str | None:
 
 
 def follow(target: Path, folder: Path, scenario: Scenario, questions: Questions, limits=None,
-           files=()) -> Played:
-    """Play the script: the first roll, then each step's answer and dice, in order."""
-    policy = ScriptedDice(scenario.first, seed=7)
+           files=(), dice_from: tuple[str, ...] = ()) -> Played:
+    """Play the script: the first roll, then each step's answer and dice, in order
+    (``dice_from``: see ``draws.DrawPolicy``)."""
+    policy = ScriptedDice(scenario.first, seed=7, dice_from=dice_from)
     steps = iter(scenario.steps)
     confirmed = []
 

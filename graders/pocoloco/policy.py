@@ -98,7 +98,7 @@ class Turn:
     extra: bool = False            # a tie's roll-off after the round: no position of its own
     doubts: list[str] = field(default_factory=list)
     last_draw: int = -1            # log index of its latest die
-    site: tuple = ()               # the program's line that drew its latest die
+    site: tuple = ()               # where the program drew its latest die (_site)
 
     @property
     def mid_roll(self) -> bool:
@@ -536,10 +536,10 @@ class PocoPolicy(DrawPolicy):
             return turn, True
         if not turn.mid_roll and turn.rolls and not text.strip() and not prompted and \
                 not answers and turn.site and _site(event) not in ((), turn.site):
-            # Dice drawn straight after a roll, with nothing printed between, by another line
-            # of the program: the first frame of an animation that follows the real roll
-            # ("Rolling... 5 2 6" flashed after the dice were drawn). They get the roll's own
-            # faces. The same line drawing again is a real roll (a silent re-roll).
+            # Dice drawn straight after a roll, with nothing printed between, from another
+            # place in the program: the first frame of an animation that follows the real
+            # roll ("Rolling... 5 2 6" flashed after the dice were drawn). They get the roll's
+            # own faces. The same place drawing again is a real roll (a silent re-roll).
             turn.rolls -= 1
             return turn, True
         self._heading = self._heading_name(text)
@@ -773,9 +773,9 @@ class PocoPolicy(DrawPolicy):
 
 
 def _site(event: dict) -> tuple:
-    """The program's line that drew a die: (function, line) of its innermost frame."""
-    stack = event.get("stack") or []
-    return (stack[0].get("fn"), stack[0].get("line")) if stack else ()
+    """Where the program drew a die: (function, line) of each of its frames, innermost
+    first (one helper called from two places is two places)."""
+    return tuple((frame.get("fn"), frame.get("line")) for frame in event.get("stack") or [])
 
 
 def _side_from_functions(stack: list[dict]) -> str | None:

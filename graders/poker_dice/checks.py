@@ -157,8 +157,8 @@ def play_game(runs: Runs, index: int):
     """One scripted game."""
     scenario = scenarios.game_scenarios(payout(runs))[index]
     return scenario, started(runs, "game", lambda folder: scripted.follow(
-        folder / "project.py", folder, scenario, scenarios.QUESTIONS, limits(runs.budget))) \
-        if scenario.playable else None
+        folder / "project.py", folder, scenario, scenarios.QUESTIONS, limits(runs.budget),
+        dice_from=scenarios.DICE_FROM)) if scenario.playable else None
 
 
 def play_win(runs: Runs, case_name: str):

@@ -14,6 +14,8 @@ from graders.engine.harness import Limits, run_folder
 from graders.engine.objects import Outcome, Probe, Prober, judge, probes_from
 from graders.engine.requirements import Requirement, check
 
+from .scenarios import DICE_FROM
+
 PROBES = probes_from(Path(__file__).with_name("classes.toml"))
 # pips in the top, middle and bottom rows of the 3 x 3 grid inside a die, by face
 PIPS = {1: (0, 1, 0), 2: (1, 0, 1), 3: (1, 1, 1), 4: (2, 0, 2), 5: (2, 1, 2), 6: (2, 2, 2)}
@@ -46,7 +48,7 @@ class ClassEvidence:
 def gather(submission, budget) -> ClassEvidence:
     """Every probe, in one child whose own module is empty (so that a broken project.py does
     not stop them)."""
-    policy, evidence = ScriptedDice(), ClassEvidence()
+    policy, evidence = ScriptedDice(dice_from=DICE_FROM), ClassEvidence()
     with run_folder(submission, "classes", {"kit_probe.py": EMPTY_MODULE}) as folder, \
             FunctionCalls(folder / "kit_probe.py", folder, module="kit_probe", policy=policy,
                           limits=Limits(cpu_seconds=8, stuck_cpu_seconds=2.5, idle_seconds=10),

@@ -29,6 +29,9 @@ START, ANTE, GOAL = 100, 10, 200
 ORACLE, AGAIN, REROLL = "oracle", "again", "reroll"
 QUESTION = "Will I pass my exam?"
 RECORD = "BestScore.txt"
+# handout: "Roll only with random.randint(1, 6)"; other draws (six faces picked with
+# random.choice for an animation) are not dice
+DICE_FROM = ("randint",)
 MAX_HANDS = 12
 # Questions by wording, first tier first: the oracle's words, then a y/n, then the re-roll's
 # words, then the play-again's words without a y/n ("Continue playing?").
@@ -202,7 +205,7 @@ def play_to_win(target: Path, folder: Path, roll: list[int], limits, case: Recor
         nowhere = Path(tempfile.gettempdir()) / f"kit-nowhere-{uuid.uuid4().hex[:8]}"
         (folder / RECORD).symlink_to(nowhere / RECORD)
         folder.chmod(0o555)
-    policy, state = ScriptedDice(roll, seed=7), {"holds": 0, "oracle": None}
+    policy, state = ScriptedDice(roll, seed=7, dice_from=DICE_FROM), {"holds": 0, "oracle": None}
 
     def respond(prompt, session, typed):
         """H at the re-roll question, y to play on, the question to the oracle."""
