@@ -10,7 +10,7 @@ import pytest
 
 from graders.engine import plugin, readability
 from graders.engine.calls import Case, FunctionCalls, Kit, call_problem, parse_call, same
-from graders.engine.draws import ScriptedDice
+from graders.engine.draws import ScriptedDice, die_offset
 from graders.engine.exhaustive import exhaustive
 from graders.engine.harness import Child, Limits, run_folder
 from graders.engine.loaded import ScriptedValues
@@ -300,6 +300,19 @@ def test_dice_from_the_handouts_function_leave_other_faces_as_decoration(tmp_pat
     while child.next_event() is not None:
         pass
     assert [(draw.fn, draw.faces) for draw in dice.die_draws_since(0)] == [("choice", (5,))]
+
+
+@pytest.mark.parametrize("items, offset", [
+    (list("⚀⚁⚂⚃⚄⚅"), 0), (["+---+\n| o |\n+---+"] * 6, 0), (["[.]", "[:]", "[.:]", "[::]",
+                                                            "[:.:]", "[:::]"], 0),
+    ([1, 2, 3, 4, 5, 6], 1), ([0, 1, 2, 3, 4, 5], 0), ([1, 2, 3, 4, 5, 7], None),
+    (["Otto", "Mo", "Wren", "Juno", "Ann", "Bo"], None),
+    # a pool of computer players' names: 'R2D2' holds no word, the others do
+    (["Bender", "R2D2", "Wall-E", "Data", "Robby", "Johnny 5"], None)])
+def test_six_faces_are_a_die_and_six_names_are_not(items, offset):
+    """A choice among six names was taken for a die roll before Round 1 (PocoLoco: the
+    program's view of the game went out of step, and 'standings' lost half its marks)."""
+    assert die_offset("choice", {"n": 6, "items": items}) == offset
 
 
 def test_run_folders_are_removed_and_runs_draw_from_the_budget(tmp_path):

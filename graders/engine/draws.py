@@ -9,6 +9,7 @@ student wrote ``randint(1, 6)``, ``randrange(6) + 1`` or ``choice([1, 2, 3, 4, 5
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -24,6 +25,9 @@ class Draw:
     faces: tuple[int, ...] = ()     # the die faces it stands for (empty: not a die)
     cards: tuple = ()               # the cards it stands for (loaded cards)
     stack: tuple = ()               # who asked: the student's functions and short strings
+
+
+WORD = re.compile(r"[^\W\d_]{2}")       # two letters in a row
 
 
 def die_offset(fn: str, req: dict) -> int | None:
@@ -45,9 +49,11 @@ def die_offset(fn: str, req: dict) -> int | None:
         if any(isinstance(x, (int, float)) for x in items):
             return None
         # six pictures of faces (art, "⚀".."⚅") are a die; six names (a pool of computer
-        # players' names to pick from) are not
-        names = all(isinstance(x, str) and x.replace(" ", "").isalpha() for x in items) or \
-            all(isinstance(x, dict) and "name" in x for x in items)
+        # players' names to pick from, "R2D2", "Wall-E" and "Johnny 5" among them) are not:
+        # one-line strings most of which hold a word (two letters in a row)
+        names = all(isinstance(x, dict) and "name" in x for x in items) or (
+            all(isinstance(x, str) and "\n" not in x for x in items)
+            and sum(bool(WORD.search(x)) for x in items) >= 4)
         return None if names else 0
     return None
 
