@@ -24,7 +24,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from graders.engine.draws import DrawPolicy
+from graders.engine.draws import DrawPolicy, die_offset
 from graders.engine.session import ANSI_CODE
 
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
@@ -742,6 +742,18 @@ class PocoPolicy(DrawPolicy):
         return None
 
     # ------------------------------------------------------------------ dice
+    def answer(self, event: dict):
+        """An index drawn before the game's first round (``pool.pop(random.randint(0, 5))``
+        picking a computer player's name from six) is set-up, not a die: before any turn,
+        any chosen order and any round heading, a draw from 0 to 5 is answered at random."""
+        fn, req = event.get("fn"), event.get("req", {})
+        if fn in ("randint", "randrange") and die_offset(fn, req) == 0 and not self.turns \
+                and self.pending_round is None and not any(
+                    logged.kind == "out" and ROUND_HEADING.search(logged.text)
+                    for logged in self.log or []):
+            return self._other(fn, req, event), []
+        return super().answer(event)
+
     def next_face(self, event: dict) -> int | None:
         if not self.computers:
             self.learn_from_screen()
