@@ -20,6 +20,8 @@ CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists
     DEMO / "smithjane_12345_67890_a5.py", DEMO / "leekevin_LATE_23456_78901_a5-1.py",
     DEMO / "nguyenanh_34567_89012_a5.py", DEMO / "garciamaria_45678_90123_a5.py"]
 MUTANTS = mutants.manifest("pocoloco")
+# correct programs the grader cannot follow (README, Known limits): they must reach a TA
+FLAGGED = sorted((POCO / "flagged").iterdir())
 
 
 def _name(path):
@@ -34,10 +36,10 @@ def graded(tmp_path_factory):
     built = mutants.build("pocoloco", folder)
     variants = mutants.build("pocoloco", folder, "variants")
     paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + list(variants.values()) + \
-        [built[name] for name in MUTANTS]
+        [built[name] for name in MUTANTS] + FLAGGED
     names = ["reference"] + [f"correct-{_name(p)}" for p in CORRECT] + \
         [f"correct-{name}" for name in variants] + \
-        [f"mutant-{name}" for name in MUTANTS]
+        [f"mutant-{name}" for name in MUTANTS] + [f"flagged-{p.name}" for p in FLAGGED]
     return grade("pocoloco", paths, names)
 
 
@@ -131,3 +133,14 @@ def test_the_chips_typed_are_the_nearest_the_question_allows():
     assert chips_allowed("Chips (at least 5): ", 3) == 5
     assert chips_allowed("How many chips? ", 3) == 3
     assert chips_allowed("Enter starting chips (5-50): ", 20) == 20
+
+
+def test_an_animation_the_grader_cannot_follow_is_listed_for_a_ta(graded):
+    """Frames of random faces printed each on a line of their own, drawn another way than the
+    dice (random.randint(0, 5) beside randint(1, 6)), are taken for rolls: the score is not
+    to be trusted, and the TA is told which items to check."""
+    report = graded["flagged-animation_frames_on_lines"]
+    assert any("more than one way" in problem and "randint(0, 5)" in problem
+               for problem in report.problems), report.problems
+    assert not any("more than one way" in problem for name, other in graded.items()
+                   if not name.startswith("flagged-") for problem in other.problems)
