@@ -22,7 +22,7 @@ HAND_NAMES = {"5 of a Kind": r"(5|five)[\s-]+of[\s-]+a[\s-]+kind",
               "3 of a Kind": r"(3|three)[\s-]+of[\s-]+a[\s-]+kind",
               "2 Pair": r"(2|two)[\s-]+pairs?"}
 TOPICS = (("the $100 purse", r"\$\s*100\b"), ("the $10 ante", r"\$\s*10\b"),
-          ("the $200 goal", r"\$\s*200\b"), ("how to re-roll", r"(?i:roll)"),
+          ("the $200 goal", r"\$\s*200\b"), ("how to re-roll", r"(?i:roll|throw|toss)"),
           ("how to hold (H)", r"(?i:\bhold\b)|\bH\b"),
           ("how to quit (Q)", r"(?i:\bquit\b)|\bQ\b"))
 

@@ -361,7 +361,9 @@ def judge_award(played, answers: list[str] | None) -> list[Requirement]:
                         "it asked nothing.", evidence=played.excerpt(last))
     after = played.segments[min(index + 1, last) if index is not None else last].text
     if answers:
-        printed = any(answer.strip() in after for answer in answers)
+        # in any case: 'DON'T COUNT ON IT' is the ball's answer (the wording of every message
+        # is the student's, and capitals are how some show it)
+        printed = any(answer.strip().casefold() in after.casefold() for answer in answers)
         wanted = "one of the answers in Magic8.ANSWERS"
     else:
         printed, wanted = bool(after.strip()), "an answer (Magic8.ANSWERS could not be read, " \
