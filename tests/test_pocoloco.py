@@ -127,6 +127,14 @@ def test_a_key_letter_in_brackets_is_part_of_its_word(wording, kind):
     assert classify(wording, "") == kind
 
 
+@pytest.mark.parametrize("wording", ["Stack size (1-100)? ", "Stack size? (pick 1-100) ",
+                                     "Buy-in (1-100)? ", "How many chips each? "])
+def test_the_starting_chips_question_in_other_words(wording):
+    """'Stack size (1-100)?' was not taken for the chips question: the games were played with
+    1 chip each, ended after Round 1, and items kept marks nothing had checked."""
+    assert classify(wording, "") == "chips"
+
+
 def test_the_chips_typed_are_the_nearest_the_question_allows():
     """The game-over game wants 3 chips; "Enter starting chips (5-50): " gets 5."""
     assert chips_allowed("Enter starting chips (5-50): ", 3) == 5

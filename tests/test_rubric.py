@@ -65,6 +65,19 @@ def test_one_not_judged_and_one_passing_check_score_from_the_passing_one():
     assert verdicts["rolls"].passed
 
 
+def test_an_item_partly_checked_is_listed_for_a_ta():
+    """No evidence, no marks: a part of an item nothing checked (a PocoLoco program whose
+    game ended before Round 10 kept the round-box marks for its Round 1 box alone) reaches the
+    TA's list, while its score comes from what was checked."""
+    verdicts = _verdicts(_not_judged("rolls", "Round 10 was not reached."), _passing("rolls", 1),
+                         _passing("chips", 2), _passing("ui"))
+    assert verdicts["rolls"].partly_unchecked == ["Round 10 was not reached."]
+    assert verdicts["chips"].partly_unchecked == []
+    report = SubmissionReport("sam", RUBRIC, list(verdicts.values()), 1.0)
+    assert "partly checked: rolls (Round 10 was not reached.)" in report.needs_review
+    assert not any("chips" in reason for reason in report.needs_review)
+
+
 def test_not_judged_checks_do_not_dilute_a_partial_score():
     half = CheckResult("rolls", "half")
     half.partial(0.5, "One roll in two was shown.")

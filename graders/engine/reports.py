@@ -94,6 +94,10 @@ class SubmissionReport:
         for verdict in self.not_judged:
             reasons.append(f"not judged: {verdict.item.id} ("
                            + " ".join(verdict.why_not_judged) + ")")
+        for verdict in self.verdicts:
+            if verdict.partly_unchecked and not verdict.item.review:
+                reasons.append(f"partly checked: {verdict.item.id} ("
+                               + " ".join(verdict.partly_unchecked) + ")")
         review = [v.item.id for v in self.verdicts if v.item.review]
         if review:
             reasons.append("confirm review items: " + ", ".join(review))

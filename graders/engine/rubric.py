@@ -229,6 +229,18 @@ class ItemVerdict:
         return reasons
 
     @property
+    def partly_unchecked(self) -> list[str]:
+        """Why some checks of a judged item judged nothing (its score comes from the others):
+        a TA looks, since nothing checked that part (empty when every check judged)."""
+        if not self.judged:
+            return []
+        reasons: list[str] = []
+        for check in self.checks:
+            if not check.is_judged:
+                reasons += [r for r in check.why_not_judged if r not in reasons]
+        return reasons
+
+    @property
     def judging_checks(self) -> list[CheckResult]:
         """The checks the score comes from."""
         return [c for c in self.checks if c.is_judged]

@@ -117,6 +117,12 @@ def have_round(reading: Reading, index: int, result, scenario) -> bool:
     if reading.complete(index):
         return True
     if reading.ended_by_the_rules():
+        if not reading.game.policy.chips_asked:
+            # no evidence, no marks: the game did not start with the chips its plan needs
+            result.not_judged(f"The '{scenario.name}' game ended (a player ran out of chips) "
+                              f"before Round {index + 1}, which this item needs. The grader "
+                              "did not find the question about the starting chips, so the "
+                              f"game did not start with its {scenario.chips} chips each.")
         result.note(f"The '{scenario.name}' game ended (a player ran out of chips) before "
                     f"Round {index + 1}, so that round was not judged.")
         return False

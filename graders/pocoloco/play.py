@@ -24,7 +24,8 @@ HUMAN = "Quillon"      # unusual on purpose: it must not clash with computer pla
 NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b|\bwho(\s+i|')s\s+(playing|there)\b|"
                   r"\bwho\s+are\s+you\b|\bcall\s+you\b|\bintroduce\s+yourself\b", re.I)
 CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b|"
-                   r"\bjetons?\b|\bcombien\b|\bfichas?\b|\btokens?\b|\bcoins?\b", re.I)
+                   r"\bjetons?\b|\bcombien\b|\bfichas?\b|\btokens?\b|\bcoins?\b|"
+                   r"\bstack\b|\bbankroll\b|\bpile\b|\bbuy[- ]?in\b", re.I)
 RULES = re.compile(r"rule|instruction|how to play|tutorial|explain|help|r[èe]gle", re.I)
 WHICH_DICE = re.compile(r"which (dice|die)|dice (to|do you want to) re-?roll|select .*dice|"
                         r"choose .*dice|dice numbers", re.I)
@@ -251,6 +252,7 @@ def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
             intent_text = ""
         if kind == "chips":
             policy.chips = chips_allowed(prompt.wording or prompt.context, scenario.chips)
+            policy.chips_asked = True
         intent = {"name": policy.human, "chips": str(policy.chips), "rules": scenario.rules,
                   "players": intent_text, "computer-name": intent_text,
                   "dice": "all-dice", "again": "no", "continue": "yes",

