@@ -276,3 +276,11 @@ def test_the_command_line_lists_and_checks_hilo():
     for item in public:
         assert f"ok {item}" in finished.stdout, item
     assert "stages" not in finished.stdout            # not part of the self-check
+
+
+@pytest.mark.parametrize("line, purse", [
+    ("Purse: $40   (hand 2, best so far $100)", 40), ("Hand 2 | best $100 | Purse: $40", 40),
+    ("Balance: $1,200 USD", 1200), ("You have $120 left", 120), ("Purse: 100 dollars", 100)])
+def test_the_purse_is_the_amount_after_its_word(line, purse):
+    """'Purse: $40 (hand 2, best so far $100)' was read as $100 (the line's last amount)."""
+    assert console.purse_shown("Welcome\n" + line + "\n") == purse

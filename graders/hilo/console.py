@@ -36,6 +36,7 @@ KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
 PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
                          re.I)
 NUMBER = re.compile(r"-?\d+")
+DOLLARS = re.compile(r"\$\s*(-?\d{1,3}(?:,\d{3})+|-?\d+)")   # $40, $1,200
 HUNG = re.compile(r"CPU seconds|endless loop")
 NAME = re.compile(r"\bname\b", re.I)          # a question the handout does not ask for
 
@@ -236,14 +237,16 @@ def guess_for(deal: Deal | None, visible: PlayingCard | None) -> str:
 
 # ----------------------------------------------------------------------------- judging
 def purse_shown(text: str) -> int | None:
-    """The amount on the last line that names the purse (or the last number of a bet
-    question such as 'Your bet (1-240):')."""
+    """The amount on the last line that names the purse: the first dollar amount after the
+    word ('Purse: $40   (hand 2, best so far $100)' is 40), else the line's last one ('You
+    have $120 left'), else its last number (a bet question such as 'Your bet (1-240):')."""
     lines = text.splitlines()
     for line in reversed(lines):
-        if PURSE_WORDS.search(line):
-            amounts = re.findall(r"\$\s*(-?\d+)", line) or NUMBER.findall(line)
+        if named := PURSE_WORDS.search(line):
+            after = DOLLARS.findall(line[named.end():])[:1]
+            amounts = after or DOLLARS.findall(line) or NUMBER.findall(line)
             if amounts:
-                return int(amounts[-1])
+                return int(amounts[-1].replace(",", ""))
     return None
 
 
