@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from graders.engine import plugin, readability
+from graders.engine import plugin, readability, static
 from graders.engine.calls import Case, FunctionCalls, Kit, call_problem, parse_call, same
 from graders.engine.draws import ScriptedDice, die_offset
 from graders.engine.exhaustive import exhaustive
@@ -313,6 +313,34 @@ def test_six_faces_are_a_die_and_six_names_are_not(items, offset):
     """A choice among six names was taken for a die roll before Round 1 (PocoLoco: the
     program's view of the game went out of step, and 'standings' lost half its marks)."""
     assert die_offset("choice", {"n": 6, "items": items}) == offset
+
+
+def test_imports_the_grader_lacks_outside_try_are_listed(tmp_path):
+    (tmp_path / "helpers.py").write_text("X = 1\n")
+    program = tmp_path / "game.py"
+    program.write_text("import random, os.path\nfrom bakery import assert_equal\n"
+                       "import cs1_lib.io\nimport helpers\nfrom . import nothing\n"
+                       "try:\n    import colorama\nexcept ImportError:\n    colorama = None\n")
+    assert static.unavailable_imports(program) == ["bakery", "cs1_lib"]      # then: bakery only
+
+
+def test_a_course_library_the_grader_lacks_does_not_stop_a_game(run_program):
+    """A game importing a course's testing library (bakery) crashed at once in the terminal
+    (Yahtzee 12/18, HiLo 10/13 for one import); it now gets a stand-in, as the function calls
+    do, and a library imported inside try keeps its own way out."""
+    session = run_program("""
+        from bakery import assert_equal
+        try:
+            import colorama
+        except ImportError:
+            colorama = None
+        answer = input("Roll? ")
+        print("rolled", answer, colorama)
+        if __name__ == "__main__":
+            assert_equal(1, 2)
+    """, answers=["yes"])
+    printed = session.transcript.text
+    assert "rolled y None" in printed and "ModuleNotFoundError" not in printed
 
 
 def test_run_folders_are_removed_and_runs_draw_from_the_budget(tmp_path):

@@ -63,6 +63,7 @@ from .diagnose import MAIN_GUARD
 from .draws import DrawPolicy
 from .harness import Child, Limits
 from .requirements import Requirement, listed, shown
+from .static import TESTING_LIBRARIES
 
 MAX_STUCK = 3       # top-level statements skipped one by one before loading definitions only
 CHUNK = 400         # cases per batch; a batch must answer within the harness's idle limit
@@ -490,7 +491,6 @@ def _failed(spec: dict, error: str, message: str) -> dict:
 # the same file, ``stand_in_files`` gives those stand-ins as files of the run folder.
 # The course's testing libraries: their assert functions check the student's own examples,
 # so replacing them by stand-ins that do nothing changes no function.
-TESTING_LIBRARIES = {"bakery", "cisc106", "cisc108"}
 SHOWN_STATEMENTS = 4
 
 STUB_PREFIXES = ("assert", "check", "expect", "test", "input")

@@ -40,7 +40,7 @@ from pathlib import Path
 import pexpect
 import ptyprocess
 
-from . import forkserver, pythons, sandbox, starts
+from . import forkserver, pythons, sandbox, starts, static
 from .draws import DrawPolicy
 
 BOOT = Path(__file__).with_name("boot") / "kitboot.py"
@@ -551,6 +551,9 @@ class Child:
                   "target": str(self.target), "deny": self.deny, "args": self.args,
                   "mode": self.mode, "module": self.module, "seed": self.policy.seed,
                   "paths": self.paths,
+                  "stand_ins": [name for name in static.unavailable_imports(self.target)
+                                if name in static.TESTING_LIBRARIES]
+                  if self.mode == "program" else [],
                   # the kernel's CPU limit is a backstop one second after the verdict's
                   "limits": {"cpu": math.ceil(self.limits.cpu_seconds) + 1,
                              "memory_mb": self.limits.memory_mb,

@@ -1,6 +1,7 @@
 """Static measurements of a student's source: pycodestyle at 100 columns and AST facts."""
 from __future__ import annotations
 
+import ast
 import atexit
 import functools
 import io
@@ -8,6 +9,7 @@ import json
 import os
 import select
 import subprocess
+import sys
 import threading
 import time
 import tokenize
@@ -194,3 +196,34 @@ def own_work(path: Path, template: Path | None = None) -> int:
         if given.get(name, [None])[0] != fingerprint:
             total += count
     return total
+
+
+# courses' testing libraries: a program imports one for its own tests, not to play
+TESTING_LIBRARIES = {"bakery", "cisc106", "cisc108"}
+
+
+def unavailable_imports(path: Path) -> list[str]:
+    """Modules the program imports outside any try statement that are neither the standard
+    library nor files beside it. A terminal run gets stand-ins for those that are a course's
+    testing library (``bakery``) if its Python has none, as the function calls do (see
+    ``calls.LoadReport``), so that the tests' import does not stop every game; any other
+    missing module stops the program, as it would at home. An import inside ``try`` is left
+    alone: the program has its own way without it."""
+    try:
+        tree = ast.parse(source_text(path))
+    except (SyntaxError, ValueError, OSError):
+        return []
+    beside = {p.stem for p in Path(path).parent.glob("*.py")} | \
+        {p.name for p in Path(path).parent.iterdir() if p.is_dir()}
+    tried = {id(node) for t in ast.walk(tree) if isinstance(t, ast.Try)
+             for node in ast.walk(t)}
+    names = set()
+    for node in ast.walk(tree):
+        if id(node) in tried:
+            continue
+        if isinstance(node, ast.Import):
+            names |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return sorted(name for name in names if name not in sys.stdlib_module_names
+                  and name not in beside and name != "__future__")
