@@ -234,9 +234,13 @@ def test_readability_weights_come_from_the_rubric_table(tmp_path):
 
 
 # ----------------------------------------------------------------------------- draws, folders
+FACES = "\u2680\u2681\u2682\u2683\u2684\u2685"            # six die faces as one character each
+
+
 def test_loaded_dice_report_typed_draws_to_observers(tmp_path):
     program = tmp_path / "dice.py"
-    program.write_text("import random\nprint(random.randint(1, 6), random.choice('⚀⚁⚂⚃⚄⚅'),"
+    program.write_text("import random\nprint(random.randint(1, 6), "
+                       f"random.choice({FACES!r}),"
                        " random.randint(2, 14))\n", encoding="utf-8")
     dice, seen = ScriptedDice([4, 2]), []
     dice.observe(seen.append)
@@ -286,7 +290,8 @@ def test_dice_from_the_handouts_function_leave_other_faces_as_decoration(tmp_pat
     faces picked with random.choice (an animation) are neither loaded nor counted; a program
     that only ever uses choice keeps its draws as dice (its rule break costs one item)."""
     program = tmp_path / "dice.py"
-    program.write_text("import random\nprint(random.randint(1, 6), random.choice('⚀⚁⚂⚃⚄⚅'),"
+    program.write_text("import random\nprint(random.randint(1, 6), "
+                       f"random.choice({FACES!r}),"
                        " random.randint(1, 6))\n", encoding="utf-8")
     dice = ScriptedDice([4, 2, 6], dice_from=("randint",))
     child = Child(program, workdir=tmp_path, policy=dice).start()
@@ -303,8 +308,8 @@ def test_dice_from_the_handouts_function_leave_other_faces_as_decoration(tmp_pat
 
 
 @pytest.mark.parametrize("items, offset", [
-    (list("⚀⚁⚂⚃⚄⚅"), 0), (["+---+\n| o |\n+---+"] * 6, 0), (["[.]", "[:]", "[.:]", "[::]",
-                                                            "[:.:]", "[:::]"], 0),
+    (list(FACES), 0), (["+---+\n| o |\n+---+"] * 6, 0),
+    (["[.]", "[:]", "[.:]", "[::]", "[:.:]", "[:::]"], 0),
     ([1, 2, 3, 4, 5, 6], 1), ([0, 1, 2, 3, 4, 5], 0), ([1, 2, 3, 4, 5, 7], None),
     (["Otto", "Mo", "Wren", "Juno", "Ann", "Bo"], None),
     # a pool of computer players' names: 'R2D2' holds no word, the others do

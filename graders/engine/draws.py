@@ -30,6 +30,12 @@ class Draw:
 WORD = re.compile(r"[^\W\d_]{2}")       # two letters in a row
 
 
+def draw_site(event: dict) -> tuple:
+    """Where the program made a draw: (function, line) of each of its frames, innermost
+    first (one helper called from two places is two places)."""
+    return tuple((frame.get("fn"), frame.get("line")) for frame in event.get("stack") or [])
+
+
 def die_offset(fn: str, req: dict) -> int | None:
     """For a die draw, what the program receives for face 1 (faces are consecutive).
 
@@ -206,7 +212,7 @@ class ScriptedDice(DrawPolicy):
         self._put_back_a_flashed_frame()
         face = self.faces.pop(0) if self.faces else None
         self._latest = len(self.log or [])           # this draw's index once logged
-        site = tuple((frame.get("fn"), frame.get("line")) for frame in event.get("stack") or [])
+        site = draw_site(event)
         self._frame.append((face, site, self._latest, len(self.draws)))
         self._line_sites.add(site)
         return face

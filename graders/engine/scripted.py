@@ -364,13 +364,13 @@ def expect(wanted: Expect, played: Played, index: int) -> list[Requirement]:
 
 # Interpretation: a handout writes money as $85, and a program that writes "85 dollars" (or
 # "$ 85", "$85.00", "85$") shows the same amount: a TA reads it as such.
-MONEY = re.compile(r"\$\s*(-?\d+)(?:\.\d\d?)?(?!\d)|"
+MONEY = re.compile(r"\$\s*(-?\d{1,3}(?:,\d{3})+|-?\d+)(?:\.\d\d?)?(?!\d)|"
                    r"(?<![\d.$])(-?\d+)(?:\.\d\d?)?\s*(?:\$|dollars?\b|bucks\b)", re.I)
 
 
 def amounts(text: str) -> list[int]:
-    """The amounts of money the text shows, in order (see MONEY)."""
-    return [int(dollar or spelled) for dollar, spelled in MONEY.findall(text)]
+    """The amounts of money the text shows, in order (see MONEY; '$1,200' is 1200)."""
+    return [int((dollar or spelled).replace(",", "")) for dollar, spelled in MONEY.findall(text)]
 
 
 def shows(text: str, sign) -> bool:

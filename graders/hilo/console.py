@@ -21,6 +21,7 @@ from graders.engine.session import Session
 
 from graders.engine.loaded import LoadedCards, PlayingCard, find_cards
 from graders.engine.requirements import Requirement, check
+from graders.engine.scripted import amounts as money
 
 START_PURSE = 100
 LIMIT_FIELDS = {"cpu_seconds": 3}     # a game's CPU verdict (capped by the budget)
@@ -36,7 +37,6 @@ KINDS = (("choose", re.compile(r"\bdouble\b|\bpass\b", re.I)),
 PURSE_WORDS = re.compile(r"purse|balance|bank|money|you have|chips|cash|wallet|funds|total",
                          re.I)
 NUMBER = re.compile(r"-?\d+")
-DOLLARS = re.compile(r"\$\s*(-?\d{1,3}(?:,\d{3})+|-?\d+)")   # $40, $1,200
 HUNG = re.compile(r"CPU seconds|endless loop")
 NAME = re.compile(r"\bname\b", re.I)          # a question the handout does not ask for
 
@@ -243,10 +243,10 @@ def purse_shown(text: str) -> int | None:
     lines = text.splitlines()
     for line in reversed(lines):
         if named := PURSE_WORDS.search(line):
-            after = DOLLARS.findall(line[named.end():])[:1]
-            amounts = after or DOLLARS.findall(line) or NUMBER.findall(line)
-            if amounts:
-                return int(amounts[-1].replace(",", ""))
+            found = money(line[named.end():])[:1] or money(line) or \
+                [int(number) for number in NUMBER.findall(line)]
+            if found:
+                return found[-1]
     return None
 
 

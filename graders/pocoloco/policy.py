@@ -24,7 +24,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from graders.engine.draws import DrawPolicy, die_offset
+from graders.engine.draws import DrawPolicy, die_offset, draw_site
 from graders.engine.session import ANSI_CODE
 
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
@@ -98,7 +98,7 @@ class Turn:
     extra: bool = False            # a tie's roll-off after the round: no position of its own
     doubts: list[str] = field(default_factory=list)
     last_draw: int = -1            # log index of its latest die
-    site: tuple = ()               # where the program drew its latest die (_site)
+    site: tuple = ()               # where the program drew its latest die (draw_site)
 
     @property
     def mid_roll(self) -> bool:
@@ -536,7 +536,7 @@ class PocoPolicy(DrawPolicy):
             turn.rolls -= 1                 # the last triple was an animation frame
             return turn, True
         if not turn.mid_roll and turn.rolls and not text.strip() and not prompted and \
-                not answers and turn.site and _site(event) not in ((), turn.site):
+                not answers and turn.site and draw_site(event) not in ((), turn.site):
             # Dice drawn straight after a roll, with nothing printed between, from another
             # place in the program: the first frame of an animation that follows the real
             # roll ("Rolling... 5 2 6" flashed after the dice were drawn). They get the roll's
@@ -765,7 +765,7 @@ class PocoPolicy(DrawPolicy):
         die = turn.dice
         turn.dice += 1
         self._last_draw_index = len(self.log or [])     # this draw's index once logged
-        turn.last_draw, turn.site = self._last_draw_index, _site(event)
+        turn.last_draw, turn.site = self._last_draw_index, draw_site(event)
         self._vote_index(turn, turn.player, 1)
         if self.stop_at_round is not None and turn.round >= self.stop_at_round and (
                 turn.pos >= 1 or turn.round in self.shuffled_rounds):
@@ -783,12 +783,6 @@ class PocoPolicy(DrawPolicy):
         """int(random.random() * 6) + 1 dice: random() counts as a die until the program
         shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
         return not self.die_style_seen
-
-
-def _site(event: dict) -> tuple:
-    """Where the program drew a die: (function, line) of each of its frames, innermost
-    first (one helper called from two places is two places)."""
-    return tuple((frame.get("fn"), frame.get("line")) for frame in event.get("stack") or [])
 
 
 def _side_from_functions(stack: list[dict]) -> str | None:
