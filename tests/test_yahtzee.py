@@ -162,6 +162,10 @@ def test_prompts_are_told_apart_by_wording_menu_and_state():
     assert kind_of("Type letter(s) of dice to keep and press ENTER >>>", "option") == "keep"
     assert kind_of("enter number of option to play >>>", "keep") == "option"
     assert kind_of("press ENTER to start the next game round >>>", "keep") == "enter"
+    # a pause that names the options is still a pause; a question about them is not
+    assert kind_of("Press Enter to see the options", "option") == "enter"
+    assert kind_of("Press Enter to keep them all, or type the letters: ", "keep") == "keep"
+    assert kind_of("Press Enter, then type the number of an option: ", "option") == "option"
     assert kind_of("Your choice: ", "keep", menu=True) == "option"
     assert kind_of("> ", "keep") == "keep"
     assert kind_of("Your name, and the letters to keep? ", "option") == "keep"

@@ -186,6 +186,18 @@ def same(value, expected) -> bool:
     return type(value) is type(expected) and value == expected
 
 
+def printed_before(outcome: dict, name: str) -> tuple[str, str] | None:
+    """What a call printed before its first call of the scripted or spied function ``name``
+    (from the call's timeline), and the whole output with that place marked; None when
+    ``name`` was not called."""
+    printed = outcome.get("stdout", "")
+    at = next((offset for _, called, offset in outcome.get("timeline", []) if called == name),
+              None)
+    if at is None:
+        return None
+    return printed[:at], f"{printed[:at]}[{name}() was called here]\n{printed[at:]}"
+
+
 def call_problem(outcome: dict, call: str, timeout: float = 1.0) -> str | None:
     """What went wrong with one call, e.g. 'has_pair([2, 2, 5]) did not return within 1 s
     (an endless loop?)'; None when it returned. The one wording every grader uses."""

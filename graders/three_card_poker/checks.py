@@ -184,8 +184,9 @@ def check_play_round(result, evidence):
     requirements, used_kit = better(own, kit)
     result.note(swap_note("play_round", rounds.KIT_HELPERS, fraction_of(own),
                           kit and fraction_of(kit), used_kit))
-    score(result, requirements, all_right=f"All {len(requirements) // 2} rounds returned the "
-          "right points and showed both hands with hand_to_string.")
+    score(result, requirements, all_right=f"All {len(rounds.SCENARIOS)} rounds returned the "
+          "right points, showed both hands with hand_to_string (yours before get_choice()) "
+          "and called dealer_plays and score_hand.")
 
 
 @pytest.mark.item("main")
@@ -210,8 +211,8 @@ def check_main(result, evidence, games):
     why = next((req.sentence for req in terminal if not req.ok and req.case), "")
     result.note(main_note(way, scores, None if played else games[0].problem, why,
                           loading.troubled, has_main))
-    score(result, chosen, fraction=scores[way], all_right="The running totals, the repeated "
-          "question, the stop and the final total were all right.")
+    score(result, chosen, fraction=scores[way], all_right="The round results, the running "
+          "totals, the repeated question, the stop and the final total were all right.")
 
 
 def main_note(way: str, scores: dict[str, float], skipped: str | None, why: str,

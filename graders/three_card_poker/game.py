@@ -23,7 +23,8 @@ from .rounds import Scenario
 
 # the kinds of prompt, tried in order ('Play or fold?', 'Play another round?'), else 'other'
 PROMPT_KINDS = (("round", re.compile(r"fold|\(p/f\)", re.I)),
-                ("ask", re.compile(r"another|again|y/n|continue|keep|more|play", re.I)))
+                ("ask", re.compile(r"another|again|y\s*(/|or)\s*n\b|yes\s*(/|or)\s*no|"
+                                   r"continue|keep|more|play", re.I)))
 MAIN_TIMEOUT = 2.0
 MAX_OTHER_PROMPTS = 5
 
@@ -219,10 +220,25 @@ def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, since: int,
         else:
             found.append(Requirement(True))
     if since and 0 < rounds <= len(plan.rounds):
-        found.append(_total(run, text, plan.totals()[rounds - 1],
-                            f"After round {rounds} ({plan.rounds[rounds - 1].brief()}) the "
-                            "running total must be"))
+        after = f"After round {rounds} ({plan.rounds[rounds - 1].brief()})"
+        found += [_result(run, text, plan.rounds[rounds - 1].points, after),
+                  _total(run, text, plan.totals()[rounds - 1],
+                         f"{after} the running total must be")]
     return found
+
+
+def _result(run: GameRun, text: str, points: int, after: str) -> Requirement:
+    """Section 9, step 3: the round's points, won or lost, shown on a line of their own kind
+    (not a total line: only those may say 'total'). Interpretation: the number is what
+    counts ('Round result: -10', 'You lost 10 points', '+10'); its sign may be in words."""
+    lines = [line for line in text.splitlines() if "total" not in line.lower()
+             and not line.startswith("[the stand-in")]
+    numbers = {abs(int(number)) for line in lines for number in re.findall(r"\d+", line)}
+    # one sentence for every round: the problem is said once, with its first round
+    return Requirement(abs(points) in numbers, "After every round the program must show the "
+                       "round's result, how many points were won or lost (section 9, step 3)",
+                       f"{after}: a line such as 'Round result: {points:+d}'",
+                       text.strip() or "(nothing)", evidence=run.transcript)
 
 
 def _total(run: GameRun, text: str, expected: int, rule: str) -> Requirement:

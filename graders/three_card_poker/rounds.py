@@ -7,8 +7,8 @@ with the kit's correct helpers swapped in; the better of the two counts.
 
 from dataclasses import dataclass
 
-from graders.engine.calls import Case, call_problem, swap_all
-from graders.engine.requirements import Requirement, shown
+from graders.engine.calls import Case, call_problem, printed_before, swap_all
+from graders.engine.requirements import Requirement, listed, shown
 
 from . import explain, rules
 
@@ -86,12 +86,16 @@ def cases_for(kit_helpers: bool = False) -> list[Case]:
     swap = swap_all(rules, KIT_HELPERS) if kit_helpers else None
     return [Case("play_round()", subject=scenario, swap=swap,
                  patch={"deal": scenario.hands, "get_choice": [scenario.choice]},
-                 spy=("hand_to_string",), timeout=CALL_TIMEOUT) for scenario in SCENARIOS]
+                 spy=("hand_to_string", "dealer_plays", "score_hand"), timeout=CALL_TIMEOUT)
+            for scenario in SCENARIOS]
 
 
 def judge(cases: list[Case]) -> list[Requirement]:
-    """Two requirements per scenario: the points returned and the hands shown."""
-    return [requirement for case in cases for requirement in judge_scenario(case)]
+    """Two requirements per scenario (the points returned, the hands shown), then two over
+    every round that ran: the player's hand shown before the choice, the helpers called."""
+    ran = [case for case in cases if not call_problem(case.outcome, "", CALL_TIMEOUT)]
+    return [requirement for case in cases for requirement in judge_scenario(case)] + \
+        _procedure(ran)
 
 
 def judge_scenario(case: Case) -> list[Requirement]:
@@ -145,6 +149,33 @@ def _display(scenario: Scenario, seen: list[tuple], printed: str) -> Requirement
                                   "asks for each hand to be sorted high to low and printed "
                                   "using hand_to_string.", scenario.story(), _printed(printed))
     return Requirement(True)
+
+
+def _procedure(ran: list[Case]) -> list[Requirement]:
+    """Over every round that ran: the player's hand shown before get_choice() (section 6,
+    steps 1 and 2), and dealer_plays and, where the dealer plays, score_hand called by name
+    (section 7: rules copied into play_round are not the functions asked for). A hand never
+    printed fails ``_display`` already: it is not said again."""
+    order = helpers = Requirement(bool(ran))
+    for case in reversed(ran):              # the first failing round is the one said
+        scenario, outcome = case.subject, case.outcome
+        printed, asked = outcome.get("stdout", ""), printed_before(outcome, "get_choice")
+        hand = [str(entry.get("result")) for entry in outcome.get("spies", {}).get(
+            "hand_to_string", []) if entry.get("args", [None])[0] == sorted(scenario.player,
+                                                                            reverse=True)]
+        if asked and hand and not any(text in asked[0] for text in hand):
+            order = Requirement(False, f"When {scenario.title}: the player's hand was printed "
+                                       "only after get_choice() was called. Section 6: print it "
+                                       "first (step 1), then ask (step 2).", scenario.story(),
+                                _printed(asked[1]))
+        needed = [] if scenario.choice == "f" else ["dealer_plays"] + ["score_hand"] * \
+            rules.dealer_plays(list(scenario.dealer))
+        if missing := [name for name in needed if not outcome.get("spies", {}).get(name)]:
+            helpers = Requirement(False, f"When {scenario.title}: play_round never called "
+                                         f"{listed(missing)}. Section 7: play_round must call "
+                                         "dealer_plays and score_hand by their names.",
+                                  scenario.story(), _printed(printed))
+    return [order, helpers]
 
 
 def _error_meaning(scenario: Scenario, outcome: dict) -> str | None:

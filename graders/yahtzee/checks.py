@@ -70,7 +70,7 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
         score(result, calls.cases[item], "calls")
 
 
-def games_verdict(result, played, item: str, *judges, fixed=None):
+def games_verdict(result, played, item: str, *judges, histories=None):
     """An item in the two games, from what ``judges`` find in each (dicegame.judge)."""
     calls, runs = played
     require(result, calls.import_error, {}, [], explain_here=False,
@@ -80,7 +80,7 @@ def games_verdict(result, played, item: str, *judges, fixed=None):
     if any(run.grader_problem for run in runs):
         result.note("A game was stopped by a safety limit of the grader; it is not "
                     "counted here.")
-    score(result, dicegame.judge(runs, item, *judges, context=fixed),
+    score(result, dicegame.judge(runs, item, *judges, context=histories),
           "things checked in the games",
           not_judged="The games never reached anything this item checks.")
 
@@ -141,10 +141,10 @@ def cases_check(item: str, function: str):
 
 def games_check(item: str, *judges):
     """The check of a hidden item in the games (a joker's row may give the points the
-    student gives a real Full House or straight: ``histories.fixed``)."""
+    student gives a real Full House or straight: ``histories.fixed``, see table_jokers)."""
     @pytest.mark.item(item)
     def check(result, played, histories):
-        games_verdict(result, played, item, *judges, fixed=histories.fixed)
+        games_verdict(result, played, item, *judges, histories=histories)
     return check
 
 

@@ -58,6 +58,9 @@ class Evidence:
     changed: dict[str, dict] = field(default_factory=dict)   # item -> call -> args after
     swapped: dict[str, bool] = field(default_factory=dict)
     fixed: dict = field(default_factory=dict)      # option -> the student's points for it
+    # (face, option) -> the student's points for five dice of that face in a joker's option,
+    # with an empty history (no joker): the game's rows read these to charge a mistake once
+    plain: dict = field(default_factory=dict)
 
 
 def sweep(calls: FunctionCalls, name: str, rolls: list) -> Sweep:
@@ -175,6 +178,10 @@ def collect_cases(submission, budget=None) -> Evidence:
                                             ([1, 2, 3, 4, 5], "Large Straight"))]
             evidence.fixed = {case.subject: case.value for case in calls.run_cases(genuine)
                               if type(case.value) is int and case.value > 0}
+            plain = [Case(f"calculate_score({[face] * 5!r}, {option!r}, {{}})",
+                          subject=(face, option))
+                     for face in range(1, 7) for option in rules.JOKER_OPTIONS]
+            evidence.plain = {case.subject: case.value for case in calls.run_cases(plain)}
         for item in ("joker", "upper-bonus", "yahtzee-bonus", "score-table"):
             if evidence.defined.get("calculate_score" if item == "joker" else
                                     "calculate_final_scores"):

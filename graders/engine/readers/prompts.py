@@ -22,6 +22,10 @@ YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
                     r"^\W*(do|would|will|want|roll|throw|re-?roll)\b"
                     r"(?![^?]*\b(which|what|letters?)\b)[^?]*\?\W*$", re.I)
 ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
+# "Press Enter to see the options": a pause, whatever else it names (but "Press Enter to keep
+# them all, or type the letters" asks for an answer)
+PAUSE = re.compile(r"^\W*(press|hit)\s+(enter|return|any key|a key)\b"
+                   r"(?![^?]*\b(or|type|letters?|which|numbers?)\b)", re.I)
 # "Are you sure you want to quit? (y/n)": a program checking the answer just given
 CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
 NAME = re.compile(r"\bname\b", re.I)
