@@ -334,7 +334,8 @@ class FunctionCalls:
             self.close()
             why = outcome.get("error") or outcome.get("status") or "it did not start"
             if outcome.get("status") == "import-error" or self._definitions_only:
-                self.import_error = why
+                # the run folder is the kit's: the student reads file names as at home
+                self.import_error = why.replace(str(self.workdir) + "/", "")
                 return False
             # The load did not finish: skip the statement it was running, in a fresh child.
             line = outcome.get("line", line) if event is None else None

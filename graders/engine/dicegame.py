@@ -337,9 +337,7 @@ class DiceGame:
 
     def finish(self) -> None:
         transcript = self.session.transcript
-        self.ended = not transcript.crashed and not self.session.gave_up and \
-            transcript.outcome.get("status") in ("finished", "exit") and \
-            transcript.outcome.get("code", 0) in (0, None)
+        self.ended = transcript.finished
         if self.pending is not None:
             # Interpretation: after the last option answer the program ended, or it stopped
             # (a crash, a loop). Ended or moved on: taken. Stopped: taken if it said something

@@ -165,9 +165,7 @@ class Played:
     @property
     def ended_normally(self) -> bool:
         """The program finished (or exited with status 0) by itself."""
-        outcome = self.transcript.outcome
-        return outcome.get("status") in ("finished", "exit") and \
-            outcome.get("code", 0) in (0, None) and not self.transcript.gave_up
+        return self.transcript.finished
 
     @property
     def rolled(self) -> bool:

@@ -128,12 +128,19 @@ class Transcript:
         return self.of_kind("draw")
 
     @property
+    def finished(self) -> bool:
+        """The program ended by itself, normally: it finished, or exited with status 0, and
+        the grader did not stop it."""
+        return self.outcome.get("status") in ("finished", "exit") and \
+            self.outcome.get("code", 0) in (0, None) and not self.gave_up
+
+    @property
     def ended_how(self) -> str:
         """A plain sentence about how the run ended."""
         status = self.outcome.get("status")
         if self.gave_up:
             return f"The grader stopped the run: {self.gave_up}."
-        if status in ("finished", "exit") and self.outcome.get("code", 0) in (0, None):
+        if self.finished:
             return "The program finished normally."
         if status == "exit":
             return f"The program exited with status {self.outcome.get('code')}."

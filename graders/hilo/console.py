@@ -202,9 +202,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
             session.type(typed)
         transcript = session.transcript
         run.tail = session.output_since_answer()
-        run.ended = not transcript.crashed and not session.gave_up and \
-            transcript.outcome.get("status") in ("finished", "exit") and \
-            transcript.outcome.get("code", 0) in (0, None)
+        run.ended = transcript.finished
         run.grader_problem = bool(transcript.outcome.get("grader_problem"))
         if not run.ended:
             run.problem = transcript.ended_how

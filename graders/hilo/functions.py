@@ -148,7 +148,7 @@ def collect(submission, budget=None) -> Evidence:
         first += [_case(probe.deck, "deck", rules, *args) for _, rules, args in deck_calls()]
         outcomes = [case.outcome for case in calls.run_cases(first)]
         if calls.import_error:
-            evidence.import_error = calls.import_error.replace(str(folder) + "/", "")
+            evidence.import_error = calls.import_error
             return evidence
         _file_first(evidence, outcomes)
         policy.decks.insert(0, evidence.deck_order)

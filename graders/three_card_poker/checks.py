@@ -52,8 +52,7 @@ def collect(submission, budget=None) -> Evidence:
                 raise NotJudged("The submission's time budget ran out before its functions "
                                 "could be called.")
             if available is None:
-                error = calls.import_error or "the import failed"
-                return Evidence(import_error=error.replace(str(folder) + "/", ""))
+                return Evidence(import_error=calls.import_error or "the import failed")
             source = submission.main.read_text(encoding="utf-8", errors="replace")
             found = Evidence(available=available,
                              loading=LoadReport.from_report(calls.load, source))

@@ -111,9 +111,7 @@ def play_in_terminal(target: Path, workdir: Path, plan: Plan, limits: Limits) ->
             session.type(typed)
         transcript = session.transcript
         run.tail = session.output_since_answer() if not answers else ""
-        run.ended = not answers and not run.went_on and not transcript.crashed \
-            and transcript.outcome.get("status") in ("finished", "exit") \
-            and transcript.outcome.get("code", 0) in (0, None)
+        run.ended = not answers and not run.went_on and transcript.finished
         if not run.ended:
             run.problem = transcript.ended_how
         run.transcript = transcript.render(max_lines=80)

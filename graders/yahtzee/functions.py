@@ -146,7 +146,7 @@ def calls_of(submission, budget, evidence: Evidence):
         evidence.defined = calls.defined(IS_FUNCTIONS + ("calculate_score",
                                                          "calculate_final_scores")) or {}
         if calls.import_error:
-            evidence.import_error = calls.import_error.replace(str(folder) + "/", "")
+            evidence.import_error = calls.import_error
         yield calls
 
 
