@@ -37,6 +37,14 @@ def test_other_forms_follow():
     assert forms("Again?", "yes")[:3] == ["y", "yes", "Y"]
 
 
+def test_dice_and_plurals_above_a_numbered_question_are_not_its_answers():
+    """The dice [2, 2, 4] printed above "(1 = yes, 2 = no)" do not take the 2's meaning away,
+    and the plural "roll(s)" is no key 's' (both made the grader type 1 for no)."""
+    prompt = ">>> Quillon, it's your turn! (max 3 roll(s))\nQuillon rolled [2, 2, 4] -> 8 " \
+             "points\nRoll again? (1 = yes, 2 = no) "
+    assert forms(prompt, "no")[0] == "2" and forms(prompt, "yes")[0] == "1"
+
+
 def test_numbered_choice_in_one_sentence():
     prompt = "Type 1 to roll again or 2 to keep your dice: "
     assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"

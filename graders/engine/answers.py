@@ -84,7 +84,9 @@ def options(context: str) -> list[Option]:
     for match in _LABEL_EQUALS.finditer(context):
         found.append((match.start(), Option(match.group(1), match.group(2))))
     for match in _WORD_THEN_KEY.finditer(context):
-        if match.group(1).lower() not in ("or", "and", "the", "to", "enter", "type", "press"):
+        plural = match.group(2).lower() == "s" and context[match.end(1)] in "(["  # "roll(s)"
+        if match.group(1).lower() not in ("or", "and", "the", "to", "enter", "type",
+                                          "press") and not plural:
             found.append((match.start(2), Option(match.group(2), match.group(1))))
     for match in _BARE_SLASH.finditer(context):
         pair = [Option(match.group(group), match.group(group)) for group in (1, 2)]
@@ -93,12 +95,14 @@ def options(context: str) -> list[Option]:
     for match in _KEY_FOR_WORD.finditer(context):
         if match.group(1).lower() not in ("a", "the", "to", "or", "and"):
             found.append((match.start(), Option(match.group(1), match.group(2))))
-    seen, result = set(), []
+    # one option per key, where it first appears; a key found again with a meaning (the "2"
+    # of "2 = no") takes the place of one without (the "2" of the dice "[2, 2, 4]" above)
+    result: dict[str, Option] = {}
     for _, option in sorted(found, key=lambda pair: pair[0]):
-        if option.text.lower() not in seen:
-            seen.add(option.text.lower())
-            result.append(option)
-    return result
+        key = option.text.lower()
+        if key not in result or option.polarity and not result[key].polarity:
+            result[key] = option
+    return list(result.values())
 
 
 def asks_for_enter(context: str) -> bool:

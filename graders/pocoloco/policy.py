@@ -180,10 +180,14 @@ class PocoPolicy(DrawPolicy):
         return max(3, len(self.names))          # three-player programs are graded too
 
     def learn_names(self, items) -> None:
+        """Computer names from the program's own list of its players (shuffled or picked
+        from): every item but the human is a player, whatever the word ("Chip" is a fine
+        name in a game of chips); only a common word in small letters is taken for a label."""
         for item in items:
             name = item.get("name") if isinstance(item, dict) else item
             if isinstance(name, str) and name.strip() and name != self.human \
-                    and name not in self.computers and name.lower() not in NOT_NAMES:
+                    and name not in self.computers and \
+                    (name[:1].isupper() or name.lower() not in NOT_NAMES):
                 self.computers.append(name)
 
     def learn_from_screen(self) -> None:

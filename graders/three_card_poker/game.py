@@ -226,12 +226,13 @@ def _judge_answer(plan: Plan, run: GameRun, index: int, rounds: int, since: int,
 
 
 def _result(run: GameRun, text: str, points: int, after: str) -> Requirement:
-    """Section 9, step 3: the round's points, won or lost, shown on a line of their own kind
-    (not a total line: only those may say 'total'). Interpretation: the number is what
-    counts ('Round result: -10', 'You lost 10 points', '+10'); its sign may be in words."""
-    lines = [line for line in text.splitlines() if "total" not in line.lower()
-             and not line.startswith("[the stand-in")]
-    numbers = {abs(int(number)) for line in lines for number in re.findall(r"\d+", line)}
+    """Section 9, step 3: the round's points, won or lost, shown before any total on the
+    line (the totals are the numbers after 'total'). Interpretation: the number is what
+    counts ('Round result: -10', 'You lost 10 points', '+10'); its sign may be in words, and
+    'Result: -10 | Total: 30' shows it too, though the total should have its own line."""
+    shown = [re.split(r"(?i)total", line)[0] for line in text.splitlines()
+             if not line.startswith("[the stand-in")]
+    numbers = {abs(int(number)) for part in shown for number in re.findall(r"\d+", part)}
     # one sentence for every round: the problem is said once, with its first round
     return Requirement(abs(points) in numbers, "After every round the program must show the "
                        "round's result, how many points were won or lost (section 9, step 3)",

@@ -110,7 +110,7 @@ def judge_scenario(case: Case) -> list[Requirement]:
             actual += "\n\n" + outcome["traceback"]
         failed = Requirement(False, f"When {scenario.title}: {why}", scenario.story(), actual)
         return [failed, Requirement(False)]          # both fail; the reason is said once
-    shown_hands = [(entry.get("args", [None])[0], entry.get("result"))
+    shown_hands = [((entry.get("args") or [None])[0], entry.get("result"))
                    for entry in outcome.get("spies", {}).get("hand_to_string", [])]
     return [_points(scenario, case.value, printed), _display(scenario, shown_hands, printed)]
 
@@ -160,9 +160,9 @@ def _procedure(ran: list[Case]) -> list[Requirement]:
     for case in reversed(ran):              # the first failing round is the one said
         scenario, outcome = case.subject, case.outcome
         printed, asked = outcome.get("stdout", ""), printed_before(outcome, "get_choice")
+        wanted = rules.sort_hand(list(scenario.player))
         hand = [str(entry.get("result")) for entry in outcome.get("spies", {}).get(
-            "hand_to_string", []) if entry.get("args", [None])[0] == sorted(scenario.player,
-                                                                            reverse=True)]
+            "hand_to_string", []) if (entry.get("args") or [None])[0] == wanted]
         if asked and hand and not any(text in asked[0] for text in hand):
             order = Requirement(False, f"When {scenario.title}: the player's hand was printed "
                                        "only after get_choice() was called. Section 6: print it "

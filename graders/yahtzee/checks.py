@@ -70,7 +70,7 @@ def functions_verdict(result, calls: functions.Evidence, item: str, function: st
         score(result, calls.cases[item], "calls")
 
 
-def games_verdict(result, played, item: str, *judges, histories=None):
+def games_verdict(result, played, item: str, *judges, context=None):
     """An item in the two games, from what ``judges`` find in each (dicegame.judge)."""
     calls, runs = played
     require(result, calls.import_error, {}, [], explain_here=False,
@@ -80,7 +80,7 @@ def games_verdict(result, played, item: str, *judges, histories=None):
     if any(run.grader_problem for run in runs):
         result.note("A game was stopped by a safety limit of the grader; it is not "
                     "counted here.")
-    score(result, dicegame.judge(runs, item, *judges, context=histories),
+    score(result, dicegame.judge(runs, item, *judges, context=context),
           "things checked in the games",
           not_judged="The games never reached anything this item checks.")
 
@@ -144,7 +144,7 @@ def games_check(item: str, *judges):
     student gives a real Full House or straight: ``histories.fixed``, see table_jokers)."""
     @pytest.mark.item(item)
     def check(result, played, histories):
-        games_verdict(result, played, item, *judges, histories=histories)
+        games_verdict(result, played, item, *judges, context=histories)
     return check
 
 

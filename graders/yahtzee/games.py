@@ -43,7 +43,7 @@ def final_table(run: dicegame.DiceGame):
     return rows, sections, scored, found, add
 
 
-def table_rows(run: dicegame.DiceGame, histories=None) -> list[tuple]:
+def table_rows(run: dicegame.DiceGame, context=None) -> list[tuple]:
     """Each option's row under its option's item (a Yahtzee in a Full House or a straight is
     the joker's: ``table_jokers``); a game that did not end has no final table."""
     rows, _, scored, found, add = final_table(run)
@@ -57,16 +57,16 @@ def table_rows(run: dicegame.DiceGame, histories=None) -> list[tuple]:
     return found
 
 
-def table_jokers(run: dicegame.DiceGame, histories=None) -> list[tuple]:
+def table_jokers(run: dicegame.DiceGame, context=None) -> list[tuple]:
     """The rows of Yahtzees scored as a Full House or a straight: a joker that applies may
-    give the points the student gives a real one (``histories.fixed``).
+    give the points the student gives a real one (``context``: the histories, ``fixed``).
 
     Interpretation: one mistake is charged once. Where the joker does not apply and the row
     shows what the student's calculate_score gives five such dice without any history, and
     that is not 0 (their is_full_house or straight test takes five alike), the mistake is
     that option's item's, which the sweeps charge: not the joker's."""
     rows, _, scored, found, add = final_table(run)
-    fixed, plain = (histories.fixed, histories.plain) if histories else ({}, {})
+    fixed, plain = (context.fixed, context.plain) if context else ({}, {})
     for option, (dice, before) in scored.items() if run.ended else ():
         if option in rows and dice and rules.item_of(option, dice) == "joker":
             points = rules.joker_score(dice, option, before)
@@ -79,7 +79,7 @@ def table_jokers(run: dicegame.DiceGame, histories=None) -> list[tuple]:
     return found
 
 
-def table_sums(run: dicegame.DiceGame, histories=None) -> list[tuple]:
+def table_sums(run: dicegame.DiceGame, context=None) -> list[tuple]:
     """The section sums and the final score, from the numbers the table itself shows; a game
     that stopped before its end (a crash, a loop) never showed its table."""
     rows, sections, _, found, add = final_table(run)
@@ -99,7 +99,7 @@ def table_sums(run: dicegame.DiceGame, histories=None) -> list[tuple]:
     return found
 
 
-def table_bonuses(run: dicegame.DiceGame, histories=None) -> list[tuple]:
+def table_bonuses(run: dicegame.DiceGame, context=None) -> list[tuple]:
     """The upper bonus from the upper sum shown; the Yahtzee bonus from the Yahtzees thrown."""
     rows, sections, _, found, add = final_table(run)
     upper = [rows.get(o) for o in rules.UPPER]

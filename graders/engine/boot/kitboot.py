@@ -1079,7 +1079,9 @@ class _Script:
 
 
 class _Spy:
-    """Wraps a module function and records its calls and results."""
+    """Wraps a module function and records its calls and results. The arguments are logged
+    in the order given, keyword arguments after the positional ones: ``hand_to_string(hand=h)``
+    is logged as ``hand_to_string(h)``."""
 
     def __init__(self, function, name=""):
         self.function, self.log, self.name = function, [], name
@@ -1087,7 +1089,8 @@ class _Spy:
     def __call__(self, *args, **kwargs):
         _mark("spy", self.name)
         result = self.function(*args, **kwargs)
-        self.log.append({"args": _jsonable(list(args)), "result": _jsonable(result)})
+        self.log.append({"args": _jsonable(list(args) + list(kwargs.values())),
+                         "result": _jsonable(result)})
         return result
 
 
