@@ -281,8 +281,9 @@ class DiceGame:
             throws = " and ".join(map(str, range(1, len(plan.keeps) + 1)))
             self.record(self.words.throws_item, self.keeps == len(plan.keeps) or (
                 self.keeps < len(plan.keeps) and self.keeps and self.all_kept), "",
-                f"a keep question after throws {throws}, then the options",
-                f"{self.keeps} keep question(s)", self.words.throws_rule)
+                f"a question to throw again (which dice to keep, or roll again?) after "
+                f"throws {throws}, then the options",
+                f"{self.keeps} question(s) to throw again", self.words.throws_rule)
         numbers = [str(number) for number in range(1, len(self.words.options) + 1)]
         # a used option the plan would type again, which this game never used (an answer the
         # program should have refused was taken instead): not asked, its verdict would be wrong
