@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mutants
+from graders.pocoloco.judging import tie_order_rule
 from graders.pocoloco.play import chips_allowed, classify
 
 from conftest import FIXTURES, KIT_ROOT, grade, objective
@@ -152,3 +153,20 @@ def test_an_animation_the_grader_cannot_follow_is_listed_for_a_ta(graded):
                for problem in report.problems), report.problems
     assert not any("more than one way" in problem for name, other in graded.items()
                    if not name.startswith("flagged-") for problem in other.problems)
+
+
+@pytest.mark.parametrize("rule, way", [
+    ("Tie-break: when players tie for the highest or the lowest roll, the one who went first in "
+     "that round's order is chosen.", "first"),
+    ("If there is a tie for the lowest roll, the tied player who rolled last is the loser.",
+     "last"),
+    # a preference: the one who rolled first is better, so the later one loses (not read)
+    ("Ties: if two players tie, the one who rolled FIRST this round counts as the better roll.",
+     None),
+    ("If there is a tie for the lowest roll, the player who went first is safe.", None),
+    ("Ties are broken at random among the tied players.", None),
+])
+def test_the_order_rule_for_a_tie_for_the_lowest_roll_is_read_only_when_plain(rule, way):
+    """Checked against the tied rounds of the 'ties' game (mutant
+    one_game_dict_alphabetical_loser): only a plainly stated rule is held against the program."""
+    assert tie_order_rule(rule) == way

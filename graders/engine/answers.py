@@ -55,6 +55,8 @@ _WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")
 # "roll again? y/n" without brackets: a pair of words or letters, one of them a yes or a no
 # (so "and/or" or "Win/Loss" in the text around a question are not taken for its answers)
 _BARE_SLASH = re.compile(r"(?<![\w/])([A-Za-z]{1,5})\s*/\s*([A-Za-z]{1,5})(?![\w/])")
+# "(Enter = roll again, anything else = stop)", "Enter to roll, s to stop": Enter as an answer
+_ENTER_LABEL = re.compile(r"\benter\s*(?:[=:]|\bfor\b|\bto\b)\s*([A-Za-z][\w' -]{1,20})", re.I)
 # "Enter 1 for yes, 2 for no": the second key follows a comma, not a verb
 _KEY_FOR_WORD = re.compile(r"(?<![\w'])['\"]?(\w{1,3})['\"]?\s+(?:for|to)\s+"
                            r"(yes|no|rolling|roll|stop|stopping|keep|hold|again|quit)\b", re.I)
@@ -92,6 +94,8 @@ def options(context: str) -> list[Option]:
         pair = [Option(match.group(group), match.group(group)) for group in (1, 2)]
         if any(option.polarity for option in pair):
             found += [(match.start(group), option) for group, option in zip((1, 2), pair)]
+    for match in _ENTER_LABEL.finditer(context):
+        found.append((match.start(), Option("", match.group(1).strip())))
     for match in _KEY_FOR_WORD.finditer(context):
         if match.group(1).lower() not in ("a", "the", "to", "or", "and"):
             found.append((match.start(), Option(match.group(1), match.group(2))))

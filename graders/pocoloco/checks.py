@@ -20,7 +20,7 @@ from . import rules
 from .judging import (ROUND_ONE, TIE_WORDS, WIN_WORDS, game, have_round, human_allowed, intro,
                       labels, limit_breaks, plain_losers_right, played, points_shown,
                       program_stopped, sentences_of, shares_a_name, span_of,
-                      tie_rule_sides, winner_category)
+                      tie_order_rule, tie_rule_sides, winner_category)
 from .scenarios import GAME_OVER, LONG, ROUND_TEN, STRATEGY, TIES
 
 
@@ -56,6 +56,11 @@ def check_asks_name_and_chips(games, result):
 
 
 TITLE_FIRST = re.compile(r"^[^A-Za-z]*poco\s*-?\s*loco\s*([-–—:|!~=*]|$)", re.I)
+# a greeting that names the game is a title however it goes on ("Welcome to POCOLOCO, the dice
+# game where losing chips is winning!"), as is the name set apart ("Hi! POCOLOCO: ...")
+TITLE_GREETING = re.compile(r"(welcome|let'?s\s+(all\s+)?play|let\s+us\s+(all\s+)?play|"
+                            r"game\s+of)\b.{0,25}poco\s*-?\s*loco|"
+                            r"poco\s*-?\s*loco\s*[-–—:|!]", re.I)
 
 
 @pytest.mark.item("instructions")
@@ -79,7 +84,7 @@ def check_title_and_instructions(games, result):
     banner = sum(1 for line in top if len(re.sub(r"[\w\s]", "", line)) >= 10) >= 2
     # a line that starts with the game's name set apart is its title whatever follows:
     # "pocoloco - first one out of chips wins" (not "PocoLoco is a dice game for...")
-    named_first = any(TITLE_FIRST.search(line) for line in top)
+    named_first = any(TITLE_FIRST.search(line) or TITLE_GREETING.search(line) for line in top)
     if not (any("pocoloco" in line or "welcome" in line for line in letters) or banner
             or named_first):
         result.partial(0.5, "No title: the first lines printed do not name the game "
@@ -116,6 +121,7 @@ def check_tie_break_applied(games, result):
     says_random = any(re.search(r"random|chance|coin|luck|roll[- ]?off|re-?roll", s, re.I)
                       and not re.search(r"order|first|earl|turn", s, re.I) for s in sentences)
     losers_right = plain_losers_right(games)
+    order_rule = tie_order_rule(rule)
     draws_in_ties = 0
     judged = 0
     for index, what in ((0, "two players tie for the lowest roll"),
@@ -149,6 +155,15 @@ def check_tie_break_applied(games, result):
         if receiver is not None and receiver not in low and losers_right is not False:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(low))}), but "
                         f"{receiver} received the chips.", evidence=reading.excerpt(span))
+        way = order_rule if index < 2 else None
+        in_order = [name for name in reading.round(index).order if name in low]
+        if way and receiver in low and len(in_order) == len(low) and \
+                receiver != in_order[0 if way == "first" else -1]:
+            result.fail(f"Round {index + 1}: {what} ({', '.join(in_order)}, in this round's "
+                        f"order). Your instructions give the tie to the one who came {way}, "
+                        f"{in_order[0 if way == 'first' else -1]}, but {receiver} received the "
+                        "chips: the rule the program applies must be the one it describes.",
+                        evidence=reading.excerpt(span))
         if before and after and receiver is None and after == before:
             result.fail(f"Round {index + 1}: {what}, and nobody received any chips.",
                         evidence=reading.excerpt(span))

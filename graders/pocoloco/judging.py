@@ -109,6 +109,40 @@ def tie_rule_sides(intro_text: str) -> set[str]:
     return sides
 
 
+# an order rule for a tie for the lowest roll: the tied player who came first (or last) in
+# the round's order is the loser
+ORDER_WAYS = {"first": re.compile(r"\b(first|earliest|earlier)\b", re.I),
+              "last": re.compile(r"\b(last|latest|later)\b", re.I)}
+ORDER_CONTEXT = re.compile(r"\border\b|\bturn|\brolled\b|\bwent\b|\bplayed\b|\bcame\b", re.I)
+LOW_TIE = re.compile(r"\blowest|\bworst|\blow roll|\bbottom", re.I)
+PICKED = re.compile(r"\bchosen\b|\bpicked\b|\bselected\b|\blos(e|es|er)\b", re.I)
+# words that make a clause a preference ("counts as better": the other one loses), turn it
+# around ("is safe") or speak of winning: such a clause is not read
+TURNED = re.compile(r"better|advantage|ahead|\bwins?\b|winner|safe|escape|avoid|spared|"
+                    r"surviv|\bnot\b|n't\b|\bcounts?\b", re.I)
+
+
+def tie_order_rule(intro_text: str) -> str | None:
+    """'first' or 'last' when the instructions plainly say which of the players tied for the
+    lowest roll is the loser by the round's order, else None.
+
+    Interpretation: only a plain statement counts: "for the lowest roll the tied player who
+    rolled last is the loser", "when players tie for the highest or the lowest roll, the one
+    who went first in that round's order is chosen". Rules worded as a preference ("the one
+    who rolled first counts as better"), both ways, random or roll-off rules, and rules for
+    the highest roll alone are not read here (random ones are judged by their draws)."""
+    ways = set()
+    for sentence in sentences_of(intro_text):
+        if not TIE_WORDS.search(sentence):
+            continue
+        for clause in re.split(r";|,\s*(?:and|but|while|whereas)\b|\(", sentence):
+            named = {way for way, words in ORDER_WAYS.items() if words.search(clause)}
+            if len(named) == 1 and ORDER_CONTEXT.search(clause) and LOW_TIE.search(clause) \
+                    and PICKED.search(clause) and not TURNED.search(clause):
+                ways |= named
+    return ways.pop() if len(ways) == 1 else None
+
+
 def have_round(reading: Reading, index: int, result, scenario) -> bool:
     """True when the round was played; False when the game had properly ended before it
     (someone out of chips: nothing to hold against the program) or when the grader could not
