@@ -113,6 +113,15 @@ def test_a_hyphenated_name_is_another_player():
     assert numbers_by_name("Otto: 7 chips, Robo-Otto: 9", names) == {"Otto": 7, "Robo-Otto": 9}
 
 
+def test_a_name_inside_a_longer_one_is_the_longer_ones():
+    """A computer renamed "Hal 9000" after the human typed Hal: its line is not Hal's (the
+    9000 is no count of Hal's either)."""
+    names = ["Hal", "Robo", "Hal 9000"]
+    assert numbers_by_name("Hal 9000           10", names) == {"Hal 9000": 10}
+    assert numbers_by_name("Hal                10", names) == {"Hal": 10}
+    assert numbers_by_name("Order: Robo, Hal, Hal 9000", names) == {}
+
+
 def test_a_count_may_end_a_sentence():
     """"... and you (Quillon) have 20." counts 20 for Quillon; "7.5" is no count."""
     names = ["Quillon", "Ann", "Bo"]

@@ -198,9 +198,12 @@ class PocoPolicy(DrawPolicy):
         self._scanned = max(self._scanned, len(self.log) - 1)   # the last 'out' may still grow
         text = "".join(e.text for e in fresh if e.kind == "out")[-20000:]
         text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
-        # a name, then up to 30 characters of punctuation (dotted leaders) on the same line
-        pattern = r"(?<![\w'-])([A-Za-z][\w'-]{1,20}(?: \d)?)[^\w\n]{0,30}" \
-                  r"(has\s+|with\s+|currently has\s+)?(\d+)\b"
+        # a name, then up to 30 characters of punctuation (dotted leaders) on the same line;
+        # a number is part of the name when the count follows it ("CPU 2: 10", "Hal 9000  10",
+        # a computer renamed after a clash), not in "Otto 10"
+        owning = r"(has\s+|with\s+|currently has\s+)?"
+        pattern = r"(?<![\w'-])([A-Za-z][\w'-]{1,20}(?: \d{1,4}(?=[^\w\n]{1,30}" + \
+            owning.replace("(", "(?:") + r"\d))?)[^\w\n]{0,30}" + owning + r"(\d+)\b"
         for match in re.finditer(pattern, text):
             name, owns, number = match.group(1), match.group(2), int(match.group(3))
             # a word like "Chip" is a name when it "has 20" (chips), not in "Chips: 20"
@@ -646,9 +649,11 @@ class PocoPolicy(DrawPolicy):
             return (self.pending_round if self.pending_round is not None else 0), 0
         named = self.named_in_stack(stack or [])
         said_no = any(kind == "roll" and meaning == "no" for kind, meaning in answers)
+        # a variable naming a computer in a turn known to be the human's is a leftover (a
+        # set-up loop's `for c in computers` in main): computers are never asked this
         fresh = not turn.mid_roll and (
             turn.human is False or turn.extra or said_no
-            or (named is not None and named != self.human)
+            or (named is not None and named != self.human and turn.human is not True)
             or self._text_evidence(turn, text)[0] is True
             or self._names_a_new_round(turn, text))
         if fresh or turn.rolls == 0:
