@@ -121,6 +121,17 @@ def test_short_verbs_are_fine_function_names(graded):
     assert verdict.score == verdict.item.points, [c.messages for c in verdict.checks]
 
 
+@pytest.mark.parametrize("wording, kind", [
+    ("Roll again? (y/n, or type rules to see the rules) ", "roll"),
+    ("Roll again? (yes/no/rules) ", "roll"),
+    ("Would you like to read the rules first? (y/n) ", "rules"),
+])
+def test_a_roll_question_that_offers_the_rules_is_a_roll_question(wording, kind):
+    """It was taken for the instructions question: the grader typed y at every one of them
+    (roll-again lost its mark)."""
+    assert classify(wording, "") == kind
+
+
 @pytest.mark.parametrize("wording, kind", [("(r)oll or (s)tay? ", "roll"),
                                            ("[k]eep or [r]oll? ", "roll"),
                                            ("What's your name? ", "name")])

@@ -10,7 +10,10 @@ from . import rules
 from .reading import Reading
 from .scenarios import LONG
 
-TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll)|draw\b", re.I)
+# a tie in other words too: "end up level at the top", "equal rolls", "the same points"
+TIE_WORDS = re.compile(r"\bti(e|es|ed|ing)\b|tie-?break|same (score|roll|points|value)|draw\b|"
+                       r"\blevel (at|on|with)\b|\bequal (rolls?|scores?|points|values?)\b|"
+                       r"dead heat", re.I)
 WIN_WORDS = re.compile(r"\bwin|\bwinner|\bwon\b|champion|victor", re.I)
 ROUND_ONE = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*(1|one)\b", re.I)   # on one line
 # a heading line: only decoration before the word ("| Round 1 |", "=== ROUND 1 ==="), unlike

@@ -153,7 +153,8 @@ def classify(wording: str, context: str) -> str:
         return "chips"
     if NAME.search(text) and not GAME_WORDS.search(text):
         return "computer-name" if OPPONENT.search(text) else "name"
-    if RULES.search(text):
+    # "Roll again? (y/n, or type rules to see the rules)": a roll question offering the rules
+    if RULES.search(text) and not ROLL_WORDS.search(text):
         return "rules"
     if WHICH_DICE.search(text):
         return "dice"
