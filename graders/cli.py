@@ -313,8 +313,9 @@ def cmd_grade_all(args) -> int:
         failed = classbook.grade_in_workers(rubric.assignment, folder, out, gradable, jobs,
                                             progress) if gradable else []
     except KeyboardInterrupt:
+        again = "the same command without --force" if args.force else "the same command"
         print(f"\nInterrupted after {progress.done} of {len(gradable)}: every finished result "
-              f"is kept; run the same command again to grade the rest.", file=sys.stderr)
+              f"is kept; run {again} again to grade the rest.", file=sys.stderr)
         return 130
     vanished = classbook.set_aside_vanished(out, set(current))
     classbook.write_state(out, folder=str(folder.resolve()), vanished=vanished,

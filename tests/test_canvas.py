@@ -11,7 +11,7 @@ from pathlib import Path
 
 from graders.engine.rubric import KIT_ROOT
 from graders.engine.submissions import (discover, from_path, layout_warnings,
-                                        parse_canvas_name)
+                                        parse_canvas_name, safe_student)
 
 REFERENCE = KIT_ROOT / "reference" / "pocoloco" / "a5.py"
 TEMPLATE = KIT_ROOT / "student_template" / "pocoloco" / "a5.py"
@@ -132,6 +132,22 @@ def test_two_students_with_the_same_name_part_are_two_students(tmp_path):
     # a regrade of one student finds the same name for them
     (only,) = discover(klass, "a5.py", {"smithjane_22222"})
     assert only.student == "smithjane_22222" and _graded(only) == "jane two, again"
+
+
+def test_names_in_other_alphabets_stay_readable_and_apart(tmp_path):
+    """Two names that differ only in accented letters were both made m_llerjos_, so the
+    second student was renamed after the first, and a TA's override could move between
+    them when a third arrived; a TA reads the names as Canvas wrote them."""
+    klass = _class(tmp_path / "class", {
+        "möllerjosè_11122_20013_a5.py": "one",
+        "müllerjosé_11121_20012_a5.py": "two",
+        "名前_11123_20014_a5.py": "three",
+    })
+    found = _students(klass)
+    assert set(found) == {"möllerjosè", "müllerjosé", "名前"}
+    assert _graded(found["müllerjosé"]) == "two"
+    # a direction mark or a separator is still no part of a folder name
+    assert safe_student("zoë\u202eevil/../x") == "zoë_evil_.._x"
 
 
 def test_the_older_one_number_names_still_work(tmp_path):

@@ -288,6 +288,33 @@ def test_an_override_changes_the_score_shows_comment_and_is_undone(graded, tmp_p
     assert "Checked by hand" not in (out / "wongalex" / "feedback.md").read_text()
 
 
+def test_an_override_stays_with_its_student_when_another_takes_the_name(graded, tmp_path,
+                                                                      kit):
+    """A second Jane Smith arrives: both become smithjane_<user id>. The TA's [smithjane] was
+    written for user 12345: it follows her (said in a warning), and never lands on the
+    newcomer; a table for someone who left is not applied, and says so."""
+    folder, reports = _copy(graded, tmp_path, class_too=True)
+    out = reports / "pocoloco"
+    before = _result(out, "smithjane")["score"]
+    (out / "overrides.toml").write_text((out / "overrides.toml").read_text()
+                                        + '\n[smithjane]\nui = 0\n')
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    lowered = _result(out, "smithjane")["score"]
+    assert lowered < before
+    shutil.copy(DEMO / "smithjane_12345_67890_a5.py", folder / "smithjane_11125_20032_a5.py")
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert _result(out, "smithjane_12345")["score"] == lowered           # hers, still
+    assert _result(out, "smithjane_11125")["score"] == before            # not the newcomer's
+    assert "[smithjane] (user 12345) is graded as smithjane_12345 now" in done.stderr
+    (folder / "smithjane_12345_67890_a5.py").unlink()                    # she withdraws
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert _result(out, "smithjane")["score"] == before                  # the newcomer
+    assert "[smithjane] was written for user 12345, who has no submission any more " \
+           "(smithjane is now user 11125)" in done.stderr
+
+
 def test_review_items_are_provisional_until_confirmed(graded, tmp_path, kit):
     _, reports = _copy(graded, tmp_path)
     out = reports / "pocoloco"
@@ -413,3 +440,17 @@ def test_overrides_of_several_kinds(tmp_path):
     assert found["ann"].late_days == 3 and found["bob"].late is None
     assert warnings == ["overrides.toml: [bob] late = 'yes': not a valid value (see the "
                         "file's header); ignored"]
+
+
+def test_a_tables_comment_is_shown_beside_an_items_own_comment():
+    """`comment = ...` of a table is for every item changed: an item with a comment of its own
+    showed only that one, and the TA's general words reached results.json but no student."""
+    rubric = Rubric.load("pocoloco")
+    automatic = {"score": 20, "tests": [{"number": "ui", "score": 2.0, "max_score": 3.0,
+                                         "output": ""}], "extra_data": {}}
+    override = classbook.Override("ann", points={"ui": 3.0}, comments={"ui": "Clear menus."},
+                                  comment="Fixed by TA review.")
+    result = classbook.applied_result(automatic, rubric, override, None)
+    assert result["extra_data"]["overrides"]["ui"]["comment"] == \
+        "Clear menus. Fixed by TA review."
+    assert "TA's comment: Clear menus. Fixed by TA review." in result["tests"][0]["output"]

@@ -45,6 +45,7 @@ MARKER = ".graded"
 VANISHED = ".vanished"
 STATE = ".classbook.json"
 OVERRIDES = "overrides.toml"
+OWNERS = ".override_owners.json"    # each overrides.toml table -> the LMS user id it is for
 # keys of a student's table in overrides.toml that are not rubric item ids
 SETTINGS = ("comment", "confirmed", "late", "late_days")
 
@@ -382,7 +383,10 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
                 test["tags"] = [t for t in test.get("tags", []) if t != "needs-review"]
             continue
         points = override.points[item_id]
-        comment = override.comments.get(item_id) or override.comment
+        # the item's own comment, then the table's comment for every item changed (both are
+        # the TA's words to the student: neither is dropped)
+        comment = " ".join(dict.fromkeys(c for c in (override.comments.get(item_id),
+                                                      override.comment) if c))
         changed[item_id] = {"score": points, "automatic": test["score"], "comment": comment}
         test["output"] = (f"A TA set this item to {points:g} / {test['max_score']:g} (the "
                           f"grader's automatic score: {test['score']:g})."
@@ -616,6 +620,60 @@ class Rebuilt:
     left_out_of_canvas: list[str]
 
 
+def stored_user_id(folder: Path) -> str | None:
+    """The LMS user id stored with a student's automatic result (None if it said none)."""
+    try:
+        data = json.loads((folder / AUTOMATIC_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    user_id = (data.get("extra_data", {}).get("submission") or {}).get("user_id")
+    return str(user_id) if user_id else None
+
+
+def place_overrides(out: Path, overrides: dict[str, Override], students: list[str]) \
+        -> tuple[dict[str, Override], list[str]]:
+    """Each table of overrides.toml on the student it was written for, and warnings.
+
+    Interpretation: a table is written for a person, not for a folder name. The first time a
+    table is applied, the LMS user id of its student is kept (``OWNERS``); from then on the
+    table follows that user id: to the student's new folder when another student's arrival
+    renamed it (two Jane Smiths become smithjane_12345 and smithjane_11125), and never to
+    another student who now has the table's name. A table that cannot be placed is not
+    applied, and a warning says why (never a silently wrong grade)."""
+    path = out / OWNERS
+    try:
+        owners = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        owners = {}
+    ids = {student: stored_user_id(out / student) for student in students}
+    folder_of = {user_id: student for student, user_id in ids.items() if user_id}
+    placed: dict[str, Override] = {}
+    warnings: list[str] = []
+    for name, override in overrides.items():
+        owner = owners.get(name)
+        target = folder_of.get(owner) if owner else (name if name in ids else None)
+        if target is None:
+            why = (f"was written for user {owner}, who has no submission any more"
+                   + (f" ({name} is now user {ids[name]})" if ids.get(name) else "")
+                   if owner else "is not a student of this class (no submission of that name)")
+            warnings.append(f"{OVERRIDES}: [{name}] {why}; its overrides are not applied")
+            continue
+        if target != name:
+            if target in overrides:
+                warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} "
+                                f"now, which has a table of its own: [{name}] is not applied")
+                continue
+            warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} now "
+                            f"(another student's submission changed the folder names): "
+                            f"applied to {target}; rename the table to [{target}]")
+        override.student = target
+        placed[target] = override
+        if ids.get(target):
+            owners[name] = ids[target]
+    atomic_write(path, json.dumps(owners, indent=2, ensure_ascii=False))
+    return placed, warnings
+
+
 def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
             vanished: list[str] = (), why_missing: str = "the grader failed on it",
             similarity: bool = True) -> Rebuilt:
@@ -625,7 +683,9 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     from . import html        # the pages need Jinja2; imported only when pages are made
 
     override_path = ensure_overrides_file(out, rubric)
-    overrides, warnings = load_overrides(override_path, rubric, set(students))
+    overrides, warnings = load_overrides(override_path, rubric)
+    overrides, placing = place_overrides(out, overrides, students)
+    warnings += placing
     policy = late_policy(rubric.assignment)
     by_name = {s.student: s for s in submissions or []}
     results = []

@@ -26,6 +26,7 @@ import shutil
 import stat
 import tempfile
 import tokenize
+import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,8 +99,11 @@ def shown(name: str) -> str:
 
 
 def safe_student(name: str) -> str:
-    """A student name usable as a report folder and on one line of a report."""
-    cleaned = re.sub(r"[^\w.-]", "_", name, flags=re.ASCII).lstrip(".")[:100]
+    """A student name usable as a report folder and on one line of a report. Letters of any
+    language stay (möllerjosè, not m_llerjos_: two such names must not become one, and a
+    TA reads them); anything else but digits, '_', '.' and '-' becomes '_' (no separators,
+    spaces, control or direction characters)."""
+    cleaned = re.sub(r"[^\w.-]", "_", unicodedata.normalize("NFC", name)).lstrip(".")[:100]
     return cleaned or "student"
 
 
