@@ -207,8 +207,11 @@ def cmd_check(args) -> int:
         folder = Path(args.out)
         reports.write_submission(report, folder)
         print("\n## " + reports.feedback_markdown(report).split("\n## ", 1)[-1])
-        print(f"\nThis feedback, with the full transcripts of the self-check's games: "
-              f"{folder / 'feedback.md'}")
+        kept = ", with the transcripts it links to" if report.attachments else ""
+        print(f"\nThis feedback is also in {folder / 'feedback.md'}{kept}.")
+    else:
+        print("\nRun the same command with -v to see each problem in full: what was expected, "
+              "what your program did, and the lines that show it.")
     return 0
 
 

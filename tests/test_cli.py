@@ -80,3 +80,5 @@ def test_student_self_check_runs_public_items_only():
     assert "self-check" in done.stdout
     scored = re.findall(r"^  (?:ok |-- |\?\? )(\S+)", done.stdout, re.M)
     assert "setup" in scored and "chips" not in scored and "tie-break" not in scored
+    # without -v: the first line of each problem, whole, and how to see it in full
+    assert "Run the same command with -v to see each problem in full" in done.stdout

@@ -76,6 +76,11 @@ def test_an_item_partly_checked_is_listed_for_a_ta():
     report = SubmissionReport("sam", RUBRIC, list(verdicts.values()), 1.0)
     assert "partly checked: rolls (Round 10 was not reached.)" in report.needs_review
     assert not any("chips" in reason for reason in report.needs_review)
+    # the student's summary (the self-check) says it too, beside the full marks
+    lines = {line.split()[1]: line for line in summary_text(report).splitlines()[1:]
+             if line.startswith("  ok ")}
+    assert "only partly checked: Round 10 was not reached." in lines["rolls"]
+    assert "partly" not in lines["chips"]
 
 
 def test_not_judged_checks_do_not_dilute_a_partial_score():

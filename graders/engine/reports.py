@@ -286,13 +286,16 @@ def summary_text(report: SubmissionReport) -> str:
         first = ""
         for check in v.judging_checks:
             if check.messages:
-                first = check.messages[0].splitlines()[0][:90]
+                first = one_line(check.messages[0].splitlines()[0], 160)
                 break
         if not v.judged:
-            first = "not judged: " + " ".join(v.why_not_judged)[:78]
+            first = one_line("not judged: " + " ".join(v.why_not_judged), 160)
+        elif v.passed and v.partly_unchecked and not v.item.review:
+            # full marks on what was checked: say what was not (a game that stopped early)
+            first = one_line("only partly checked: " + " ".join(v.partly_unchecked), 160)
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
-                     f"{'  ' + first if first and not v.passed else ''}")
+                     f"{'  ' + first if first and (not v.passed or v.partly_unchecked) else ''}")
     for note in report.notes[:MAX_NOTES]:
         lines.append(f"  note: {one_line(note, 300)}")
     return "\n".join(lines)
