@@ -319,3 +319,13 @@ def test_without_a_pty_only_the_line_rule_runs(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "line 2 (126 characters)" in out
     assert "pty" in out and "WSL" in out
+
+
+def test_selfcheck_py_without_the_kits_packages_says_what_to_do(unpacked, tmp_path):
+    """Run with a Python that lacks the kit's packages (here: without site-packages), the
+    kit's selfcheck.py says to install the kit instead of showing a traceback of its code."""
+    done = subprocess.run([PYTHON, "-I", "-S", str(unpacked / "selfcheck.py")],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode != 0
+    assert "Install the kit once, as README.md says" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -359,9 +359,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from graders.platforms.student_check import main  # noqa: E402
-
-sys.exit(main(["check", "@NAME@", *(sys.argv[1:] or ["@MAIN@"])]))
+try:
+    from graders.platforms.student_check import main  # noqa: E402
+    status = main(["check", "@NAME@", *(sys.argv[1:] or ["@MAIN@"])])
+except ModuleNotFoundError as missing:      # the kit's packages are not in this Python
+    sys.exit(f"The self-check needs packages this Python does not have ({missing.name}). "
+             "Install the kit once, as README.md says, then run it again.")
+sys.exit(status)
 '''
 
 README = """\
@@ -374,19 +378,21 @@ README = """\
 
 ## Install (once)
 
-You need Python 3.11 or newer. In this folder:
+You need Python 3.11 or newer. In this folder, a virtual environment of its own (some
+systems, Debian, Ubuntu, WSL and Homebrew among them, refuse `pip install` outside one):
 
 ```sh
-python3 -m pip install .
+python3 -m venv .venv
+.venv/bin/python -m pip install .
 ```
 
-(on Windows: `py -m pip install .`)
+(on Windows: `py -m venv .venv` then `.venv\\Scripts\\python -m pip install .`)
 
 ## Run the self-check
 
 ```sh
-gradekit check @NAME@ @MAIN@
-gradekit check @NAME@ @MAIN@ -v     # the details, and the transcripts of its games
+.venv/bin/gradekit check @NAME@ @MAIN@
+.venv/bin/gradekit check @NAME@ @MAIN@ -v     # each problem in full, with its transcript
 ```
 
 Without installing: `python3 selfcheck.py @MAIN@` (needs the packages listed in
