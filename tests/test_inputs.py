@@ -83,6 +83,9 @@ def test_an_empty_file_gets_nothing_and_is_flagged(pocoloco):
     assert empty.score == 0, scores(empty)
     assert any(p == "review items set to 0: a5.py is empty" for p in empty.needs_review)
     assert any("get no marks: a5.py is empty" in n for n in empty.notes)
+    # nothing of the student's to look at: no item is left 'provisional' for a TA
+    assert not empty.not_judged, [v.item.id for v in empty.not_judged]
+    assert not [r for r in empty.needs_review if r.startswith(("not judged", "partly"))]
 
 
 def test_the_unchanged_template_gets_no_review_marks(pocoloco):

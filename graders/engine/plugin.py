@@ -355,7 +355,9 @@ class KitPlugin:
                       f"marks: {why}.")
         self.problems[submission.student].append(f"review items set to 0: {why}")
         return without_review_marks(verdicts, f"{brief}, so there is no working program to "
-                                    "review (see 'How the runs went').")
+                                    "review (see 'How the runs went').",
+                                    unjudged_too=brief in ("the file is empty", "the code does "
+                                                           "nothing of its own yet"))
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""

@@ -95,7 +95,8 @@ class SubmissionReport:
             reasons.append(f"not judged: {verdict.item.id} ("
                            + " ".join(verdict.why_not_judged) + ")")
         for verdict in self.verdicts:
-            if verdict.partly_unchecked and not verdict.item.review:
+            # marks given where part of the item was not checked (none given: nothing to see)
+            if verdict.partly_unchecked and not verdict.item.review and verdict.score > 0:
                 reasons.append(f"partly checked: {verdict.item.id} ("
                                + " ".join(verdict.partly_unchecked) + ")")
         review = [v.item.id for v in self.verdicts if v.item.review]
@@ -315,12 +316,15 @@ def unusable_report(rubric: Rubric, student: str, why: str, notes: list[str] = (
                             [f"Not graded: {why}", *notes], list(problems) or [why])
 
 
-def without_review_marks(verdicts: list[ItemVerdict], why: str) -> list[ItemVerdict]:
+def without_review_marks(verdicts: list[ItemVerdict], why: str,
+                         unjudged_too: bool = False) -> list[ItemVerdict]:
     """The verdicts with every review item at 0: a program that could not run, or that does
-    nothing, earns no marks for its interface, functions or readability."""
+    nothing, earns no marks for its interface, functions or readability. ``unjudged_too``
+    (a file with no code of its own): the items the checks could not judge are 0 as well,
+    not left for a TA, since there is nothing of the student's to look at."""
     changed = []
     for verdict in verdicts:
-        if verdict.item.review:
+        if verdict.item.review or unjudged_too and not verdict.judged:
             check = CheckResult(verdict.item.id, "nothing to review", fraction=0.0)
             check.add_detail(f"No marks: {why}")
             verdict = ItemVerdict(verdict.item, 0.0, [check], True)
