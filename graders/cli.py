@@ -333,7 +333,10 @@ def cmd_grade_all(args) -> int:
             print(f"\nNot regraded (--only), although their submission or the grader changed: "
                   f"{', '.join(stale)}; run grade-all without --only to grade them.")
     elapsed = time.monotonic() - started
-    print(f"\nGraded {len(todo)} submission(s) in {elapsed:.1f} s with {jobs} worker(s)"
+    unusable = len(todo) - len(gradable)
+    print(f"\nGraded {len(gradable)} submission(s) in {elapsed:.1f} s with {jobs} worker(s)"
+          + (f"; {unusable} could not be graded (0, listed in needs_review.md)"
+             if unusable else "")
           + (f"; skipped {skipped} unchanged." if skipped else "."))
     if failed:
         print(f"The grader failed on: {', '.join(failed)} (listed in needs_review.md).",

@@ -214,6 +214,8 @@ def test_a_class_folder_with_links_and_pipes(tmp_path):
         assert found[student].refused, student
     done = _cli("grade-all", "pocoloco", str(klass), "--out", str(tmp_path / "reports"))
     assert done.returncode == 0, done.stderr
+    # the count agrees with the progress lines: one graded, five that could not be
+    assert "Graded 1 submission(s)" in done.stdout and "5 could not be graded" in done.stdout
     out = tmp_path / "reports" / "pocoloco"
     review = (out / "needs_review.md").read_text()
     for student in ("linkedfolder", "smithjane", "leekevin", "inner", "nomain"):
