@@ -250,15 +250,20 @@ class Reading:
     def choices_between(self, span: tuple[int, int], tied: set[str]) -> list[str]:
         """Players in a random choice among fewer of the tied players than tied (a three-way
         tie decided between two of them); empty when every choice included all of them."""
+        narrow, covered = [], set()
         for mark in self.transcript.draws:
             if not span[0] < mark.pos < span[1] or mark.data.get("faces"):
                 continue
             items = mark.data.get("req", {}).get("items") or []
             names = [i.get("name") if isinstance(i, dict) else i for i in items]
             among = [n for n in names if n in tied]
-            if len(among) == len(names) >= 2 and len(among) < len(tied):
-                return among
-        return []
+            if len(among) == len(names) >= 2:
+                covered |= set(among)
+                if len(among) < len(tied) and not narrow:
+                    narrow = among
+        # a knockout (a coin flip between two, the survivor against the third) is every
+        # tied player's chance, over several choices
+        return [] if covered >= tied else narrow
 
     def tie_lines_narrow(self, span: tuple[int, int], tied: set[str]) -> str | None:
         """A line announcing a tie-break (a roll-off, a tie) among some of the tied players
@@ -286,9 +291,11 @@ class Reading:
             if len(re.findall(r"\d", line)) != 1:
                 continue                      # a roll-off line shows one die
             for name in tied:
+                # "Mo rolls a 6", "Mo's roll: 6"; not a heading that counts rolls ("Mo's roll
+                # 1:", "roll #2")
                 match = re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)\W{0,3}(?:\w+\s){0,2}"
-                                  r"roll(?:s|ed)?\W{0,6}(?:an?\s)?([1-6])\b(?!\s*[,\d])",
-                                  line, re.I)
+                                  r"roll(?:s|ed)?[^\w#]{0,6}(?:an?\s)?([1-6])\b"
+                                  r"(?!\s*[,\d:])", line, re.I)
                 if match:
                     printed.append((name, int(match.group(1)), line.strip()))
         missing = Counter(face for _, face, _ in printed) - drawn
