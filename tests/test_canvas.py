@@ -193,7 +193,7 @@ def test_a_zip_per_student_is_unpacked(tmp_path):
     (anh,) = discover(klass, "a5.py")
     assert anh.student == "nguyenanh" and anh.user_id == "34567"
     assert _graded(anh) == "zipped program" and set(anh.files) == {"a5.py", "readme.txt"}
-    assert anh.notes == ["unpacked PocoLoco.zip and graded the files in PocoLoco/"]
+    assert anh.notes == ["unpacked PocoLoco.zip and took the files in PocoLoco/"]
 
 
 def test_a_student_with_a_zip_and_loose_files(tmp_path):

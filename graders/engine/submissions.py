@@ -304,8 +304,8 @@ def _unpack_zips(stage: _Stage, main_name: str, notes: list[str], seen: list[str
     for name in [n for n in stage.files if n.lower().endswith(".zip")]:
         data = stage.files.pop(name).read_bytes()
         taken = _unpack(data, shown(name), main_name, stage, seen)
-        notes.append(f"unpacked {shown(name)} and graded {taken}")
-        stage.problems.append(f"unpacked {shown(name)} and graded {taken}")
+        notes.append(f"unpacked {shown(name)} and took {taken}")
+        stage.problems.append(f"unpacked {shown(name)} and took {taken}")
 
 
 # --------------------------------------------------------------------- the main file
@@ -736,7 +736,7 @@ def _canvas_zip(dir_fd: int, upload: _Upload, what: str, label: str, main_name: 
     members = _Stage()
     where = _unpack(raw.files["upload.zip"].read_bytes(), what, main_name, members, seen)
     stage.problems.extend(members.problems)
-    notes.append(f"unpacked {label} and graded {where}")
+    notes.append(f"unpacked {label} and took {where}")
     for name, path in members.files.items():
         if take(name, f"{shown(name)} in {label}", upload):
             stage.add(name, path.read_bytes())
