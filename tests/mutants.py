@@ -20,9 +20,10 @@ KIT = Path(__file__).resolve().parents[1]
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
-def manifest(assignment: str) -> dict:
-    path = KIT / "tests" / "fixtures" / assignment / "mutants" / "manifest.toml"
-    return tomllib.loads(path.read_text())
+def manifest(assignment: str, kind: str = "mutants") -> dict:
+    """The mutants' manifest; for variants, the optional one naming their bases."""
+    path = KIT / "tests" / "fixtures" / assignment / kind / "manifest.toml"
+    return tomllib.loads(path.read_text()) if kind == "mutants" or path.is_file() else {}
 
 
 def _file_patches(text: str) -> dict[str, list[str]]:
@@ -75,15 +76,16 @@ def apply(original: str, hunk_lines: list[str]) -> str:
 def build(assignment: str, folder: Path, kind: str = "mutants") -> dict[str, Path]:
     """Write every mutant (or, with kind="variants", every correct variant) of an assignment
     under ``folder``; returns name -> its folder. Variants are correct programs kept as
-    patches against the reference, like mutants but with nothing to lose."""
+    patches against the reference (or, named in ``variants/manifest.toml``, against one of the
+    correct fixtures), like mutants but with nothing to lose."""
     reference = KIT / "reference" / assignment
     source = KIT / "tests" / "fixtures" / assignment / kind
-    names = manifest(assignment) if kind == "mutants" else \
-        sorted(p.stem for p in source.glob("*.patch"))
+    tables = manifest(assignment, kind)
+    names = tables if kind == "mutants" else sorted(p.stem for p in source.glob("*.patch"))
     built = {}
     for name in names:
         target = folder / kind / name
-        base = names[name].get("base") if kind == "mutants" else None
+        base = tables.get(name, {}).get("base")
         origin = KIT / "tests" / "fixtures" / assignment / "correct" / base if base else reference
         shutil.copytree(origin, target, ignore=shutil.ignore_patterns("__pycache__"))
         for filename, hunks in _file_patches((source / f"{name}.patch").read_text()).items():

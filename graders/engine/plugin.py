@@ -41,7 +41,7 @@ import pytest
 from . import forkserver, harness, pythons, starts, static
 from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
-from .submissions import Submission, nothing_to_review
+from .submissions import EMPTY_FILE, NO_OWN_CODE, Submission, nothing_to_review
 from .transcript import take_runs
 
 
@@ -356,8 +356,7 @@ class KitPlugin:
         self.problems[submission.student].append(f"review items set to 0: {why}")
         return without_review_marks(verdicts, f"{brief}, so there is no working program to "
                                     "review (see 'How the runs went').",
-                                    unjudged_too=brief in ("the file is empty", "the code does "
-                                                           "nothing of its own yet"))
+                                    unjudged_too=brief in (EMPTY_FILE, NO_OWN_CODE))
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""

@@ -285,18 +285,17 @@ def summary_text(report: SubmissionReport) -> str:
     for v in report.verdicts:
         flag = "ok " if v.passed else ("?? " if not v.judged else "-- ")
         first = ""
-        for check in v.judging_checks:
-            if check.messages:
-                first = one_line(check.messages[0].splitlines()[0], 160)
-                break
         if not v.judged:
-            first = one_line("not judged: " + " ".join(v.why_not_judged), 160)
-        elif v.passed and v.partly_unchecked and not v.item.review:
+            first = "not judged: " + " ".join(v.why_not_judged)
+        elif not v.passed:
+            first = next((c.messages[0].splitlines()[0] for c in v.judging_checks
+                          if c.messages), "")
+        elif v.partly_unchecked and not v.item.review:
             # full marks on what was checked: say what was not (a game that stopped early)
-            first = one_line("only partly checked: " + " ".join(v.partly_unchecked), 160)
+            first = "only partly checked: " + " ".join(v.partly_unchecked)
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
-                     f"{'  ' + first if first and (not v.passed or v.partly_unchecked) else ''}")
+                     + (f"  {one_line(first, 160)}" if first else ""))
     for note in report.notes[:MAX_NOTES]:
         lines.append(f"  note: {one_line(note, 300)}")
     return "\n".join(lines)

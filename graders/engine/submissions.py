@@ -755,6 +755,11 @@ def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Sub
 
 
 # --------------------------------------------------------------------- nothing to review
+# nothing_to_review's verdicts on a file with no code of the student's own (plugin: every item
+# nothing could judge is 0 then, not left for a TA)
+EMPTY_FILE, NO_OWN_CODE = "the file is empty", "the code does nothing of its own yet"
+
+
 def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
                       verdicts: list) -> tuple[str, str] | None:
     """Why, in brief and in full, the review items (a TA's items: interface, functions,
@@ -776,9 +781,9 @@ def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
     if all(static.own_work(submission.files[n], template / n) == 0
            for n in names or [submission.main_name]):
         if not main.read_bytes().strip():
-            return "the file is empty", f"{submission.main_name} is empty"
+            return EMPTY_FILE, f"{submission.main_name} is empty"
         shown_names = ", ".join(names or [submission.main_name])
-        return ("the code does nothing of its own yet",
+        return (NO_OWN_CODE,
                 f"{shown_names} has no code of its own: apart from what the template gives, "
                 "it only has empty functions (pass), docstrings, comments or constants")
     mine = [r for r in runs if not r.get("grader_problem")
