@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from conftest import busy_machine, fresh_run_folder
-from graders.engine.calls import MAX_STUCK, FunctionCalls
+from graders.engine.calls import MAX_STUCK, FunctionCalls, output_at_calls
 
 
 @pytest.fixture
@@ -53,6 +53,23 @@ def test_a_game_at_import_is_ended_and_the_functions_after_it_are_reached(load):
     assert (loop["line"], loop["statement"], loop["error"]) == (7, "while True:", None)
     assert "Play or fold? (p/f) «f»\nTotal: -10\nPlay again? (y/n) «n»" in loop["printed"]
     assert calls.import_error is None and calls.stuck == []
+
+
+def test_a_calls_output_is_cut_where_it_asked_and_called_its_scripted_functions(load):
+    (played,), _ = load("""
+        def deal():
+            return 0
+
+        def main():
+            print("Welcome")
+            card = deal()
+            print("You got", card)
+            answer = input("Again? ")
+            print("Bye", answer)
+    """, [{"func": "main", "inputs": ["n"], "patch": {"deal": [7]}}])
+    assert output_at_calls(played) == [
+        ("script", "deal", "Welcome\n"), ("input", "", "You got 7\nAgain? "),
+        ("answered", "", "n\n"), ("end", "", "Bye n\n")]
 
 
 def test_a_question_asked_again_gets_the_next_form_of_the_answer(load):

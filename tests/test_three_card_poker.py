@@ -24,7 +24,7 @@ from graders.engine import plugin, readability, submissions
 from graders.engine import reports as reports_module
 from graders.engine.rubric import KIT_ROOT, Rubric, share
 from graders.three_card_poker import game, rounds, rules
-from graders.three_card_poker.loading import AT_IMPORT_SHARE
+from graders.three_card_poker.checks import AT_IMPORT_SHARE
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "three_card_poker"
 GRADER = KIT_ROOT / "graders" / "three_card_poker"

@@ -198,6 +198,18 @@ def printed_before(outcome: dict, name: str) -> tuple[str, str] | None:
     return printed[:at], f"{printed[:at]}[{name}() was called here]\n{printed[at:]}"
 
 
+def output_at_calls(outcome: dict) -> list[tuple[str, str, str]]:
+    """A call's output cut at each entry of its timeline: (kind, name, what was printed since
+    the entry before) in order, kind "input" (input() called: the text ends with its prompt),
+    "answered" (the text is the answer, echoed), "script" or "spy" (a scripted or spied
+    function called: name); then ("end", "", the rest)."""
+    printed, start, parts = outcome.get("stdout", ""), 0, []
+    for kind, name, offset in outcome.get("timeline", []):
+        parts.append((kind, name, printed[start:offset]))
+        start = offset
+    return parts + [("end", "", printed[start:])]
+
+
 def call_problem(outcome: dict, call: str, timeout: float = 1.0) -> str | None:
     """What went wrong with one call, e.g. 'has_pair([2, 2, 5]) did not return within 1 s
     (an endless loop?)'; None when it returned. The one wording every grader uses."""
@@ -627,6 +639,44 @@ class LoadReport:
                 + "\n".join(f"- {sentence}" for sentence in said) + advice
                 + "\nThe functions were still called; a function that needs what was "
                   "skipped fails its own items.")
+
+    def stand_ins(self, present=()) -> dict[str, str]:
+        """Run-folder files standing in for the replaced modules, for a terminal run of the
+        same file (none for a module among the ``present`` files)."""
+        return stand_in_files("\n".join(self.source_lines), self.stubbed_modules, present)
+
+    def main_item_message(self, has_main: bool, share: float, *, calls_where: str = "",
+                          rule_where: str = "") -> str:
+        """Why the item for main earns at most ``share`` of its points: what the file did when
+        it was imported (``calls_where``, ``rule_where``: the handout's places that say the
+        functions are called one at a time and that nothing may run at import)."""
+        if self.asked:
+            plural = "s" if self.asked != 1 else ""
+            lead = (f"When your file is imported, it already asks for input: {self.asked} "
+                    f"question{plural} before any function was called.")
+            steps = ["answered those questions to end the game (fold, no, quit, then the end "
+                     "of input)"]
+            fix = (f"Put the game loop inside main() and call main() only under  "
+                   f"if __name__ == \"__main__\":  so importing the file runs nothing. With the "
+                   "game at import")
+        else:
+            lead, steps = "When your file is imported, it does more than define functions.", []
+            fix = ("Fix or remove the top-level statements that fail, so that importing the "
+                   "file runs without errors. With an error at import")
+        calls, rule = (f" ({where})" if where else "" for where in (calls_where, rule_where))
+        lines = [f"{lead} The grader imports your file to call your functions one at a "
+                 f"time{calls}, so nothing may run at import{rule}:"]
+        lines += [f"- {sentence}" for sentence in self.what_happened()]
+        if self.stuck or any(problem.get("error") for problem in self.problems):
+            steps.append("skipped what failed")
+        lines.append(f"The grader {', '.join(steps)} and still graded every function it could "
+                     "reach; only this item is marked down for it.")
+        if not has_main and self.asked:
+            fix = ("Your file has no function main(): the game runs at the top level of the "
+                   "file instead, and that game was played in a terminal to judge this item. "
+                   + fix)
+        lines += ["", f"{fix} this item earns at most {share:g} of its points."]
+        return "\n".join(lines)
 
     def what_happened(self) -> list[str]:
         """One sentence per top-level statement that asked, failed or hung."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from graders.engine.calls import Case, FunctionCalls, LoadReport, stand_in_files, swap_note
+from graders.engine.calls import Case, FunctionCalls, LoadReport, swap_note
 from graders.engine.exhaustive import Sweep
 from graders.engine.harness import run_folder
 from graders.engine.readability import check_readability as readability_item
@@ -26,8 +26,10 @@ from graders.engine.rubric import NotJudged
 from . import functions
 from . import game
 from . import rounds
-from .loading import AT_IMPORT_SHARE, main_message
 
+# main when the file plays or fails when it is imported (handout section 11: nothing may run
+# at import); the only item that costs
+AT_IMPORT_SHARE = 0.5
 PLAY_ROUND_HANGS = "was not played in a terminal: play_round() already hung with loaded cards"
 
 
@@ -108,8 +110,7 @@ def games(submission, evidence, budget):
         return None
     if any(case.hung for case in evidence.played_rounds[0]):
         return [game.not_played(PLAY_ROUND_HANGS) for _ in game.PLANS]
-    source = submission.main.read_text(encoding="utf-8", errors="replace")
-    stand_ins = stand_in_files(source, evidence.loading.stubbed_modules, submission.files)
+    stand_ins = evidence.loading.stand_ins(submission.files)
 
     def play(plan):
         with run_folder(submission, "game", stand_ins) as folder:
@@ -195,8 +196,9 @@ def check_main(result, evidence, games):
     without main(), the game at its top level is judged in the terminal."""
     loading, has_main = evidence.loading, bool(evidence.available.get("main"))
     if loading.troubled:
-        result.partial(AT_IMPORT_SHARE, main_message(loading, has_main),
-                       evidence=loading.transcript())
+        result.partial(AT_IMPORT_SHARE, loading.main_item_message(
+            has_main, AT_IMPORT_SHARE, calls_where="handout section 7", rule_where="section 11"),
+            evidence=loading.transcript())
     if not (has_main and not evidence.import_error) and not (games and loading.asked):
         require(result, evidence, "main")
     terminal = [req for plan, run in zip(game.PLANS, games or ()) for req in game.judge(plan, run)]

@@ -11,12 +11,12 @@ from itertools import accumulate
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.engine.calls import Case
+from graders.engine.calls import Case, output_at_calls
 from graders.engine.harness import Limits
 from graders.engine.loaded import ScriptedValues
 from graders.engine.readers import score_table
 from graders.engine.requirements import Requirement
-from graders.engine.session import Session
+from graders.engine.scripted import Stop, play
 
 from . import rules
 from .rounds import Scenario
@@ -85,38 +85,34 @@ def not_played(reason: str) -> GameRun:
 
 def play_in_terminal(target: Path, workdir: Path, plan: Plan, limits: Limits) -> GameRun:
     """Run the program as a player would, answering from the plan; deal() gets the plan's
-    ranks (its draws over 2..14)."""
+    ranks (its draws over 2..14). A pause ("Press Enter to continue") gets Enter and is not
+    an event (the engine's ``scripted.play``)."""
     dealt = [rank for one in plan.rounds for hand in one.hands for rank in hand]
-    deck = ScriptedValues(dealt, min(rules.RANKS), max(rules.RANKS))
-    session = Session.start(target, workdir, policy=deck, limits=limits)
-    run, answers, choices = GameRun(), list(plan.answers), [one.choice for one in plan.rounds]
-    others = 0
-    try:
-        while (prompt := session.wait()) is not None:
-            kind = next((kind for kind, words in PROMPT_KINDS if words.search(prompt.wording)),
-                        "other")
-            if not answers:
-                run.went_on = True
-                session.stop("the game went on after the last answer")
-                break
-            others += kind == "other"
-            if others > MAX_OTHER_PROMPTS:
-                session.stop("the program asked too many questions the grader did not know")
-                break
-            if kind == "round":
-                typed = choices.pop(0) if choices else "p"
-            else:                       # Enter at a prompt the grader does not know
-                typed = answers.pop(0).text if kind == "ask" else ""
-            run.events.append((kind, f"{session.output_since_answer()}«{typed}»\n"))
-            session.type(typed)
-        transcript = session.transcript
-        run.tail = session.output_since_answer() if not answers else ""
-        run.ended = not answers and not run.went_on and transcript.finished
-        if not run.ended:
-            run.problem = transcript.ended_how
-        run.transcript = transcript.render(max_lines=80)
-    finally:
-        session.close()
+    answers, choices = list(plan.answers), [one.choice for one in plan.rounds]
+    kinds, run = [], GameRun()
+
+    def respond(prompt, session, typed):
+        kind = next((kind for kind, words in PROMPT_KINDS if words.search(prompt.wording)),
+                    "other")
+        run.went_on = not answers
+        if run.went_on:
+            return Stop("the game went on after the last answer")
+        if kind == "other" and kinds.count("other") >= MAX_OTHER_PROMPTS:
+            return Stop("the program asked too many questions the grader did not know")
+        kinds.append(kind)
+        if kind == "round":
+            return choices.pop(0) if choices else "p"
+        return answers.pop(0).text if kind == "ask" else ""   # Enter at an unknown prompt
+
+    played = play(target, workdir, respond, limits=limits,
+                  policy=ScriptedValues(dealt, min(rules.RANKS), max(rules.RANKS)))
+    run.events = [(kind, f"{segment.text}«{typed}»\n")
+                  for kind, segment, typed in zip(kinds, played.segments, played.typed)]
+    run.tail = played.segments[-1].text if not answers else ""
+    run.ended = not answers and not run.went_on and played.ended_normally
+    if not run.ended:
+        run.problem = played.transcript.ended_how
+    run.transcript = played.transcript.render(max_lines=80)
     return run
 
 
@@ -136,26 +132,21 @@ def stand_in_run(case: Case) -> GameRun:
         run.problem = case.problem
         run.transcript = printed
         return run
-    start, typed = 0, [answer.text for answer in case.subject.answers]
+    typed = [answer.text for answer in case.subject.answers]
     points = [one.points for one in case.subject.rounds]
-    timeline = outcome.get("timeline", [])
-    for kind, _, offset in timeline:
-        if kind == "answered":
-            start = offset
-            continue
-        text = printed[start:offset]
+    parts = output_at_calls(outcome)
+    for kind, _, text in parts[:-1]:
         if kind == "input":
-            text += f"«{typed.pop(0)}»\n" if typed else "\n"
-        elif points:
-            text += f"[the stand-in play_round() returned {points.pop(0):+d}]\n"
-        else:
-            text += "[play_round() was called once more; the grader stopped the game]\n"
-        run.events.append(("ask" if kind == "input" else "round", text))
-        start = offset
+            run.events.append(("ask", text + (f"«{typed.pop(0)}»\n" if typed else "\n")))
+        elif kind == "script":          # (an "answered" text is the answer: «shown»)
+            run.events.append(("round", text + (
+                f"[the stand-in play_round() returned {points.pop(0):+d}]\n" if points else
+                "[play_round() was called once more; the grader stopped the game]\n")))
     answers = len(case.subject.answers)
     asked = sum(1 for kind, _ in run.events if kind == "ask")
-    last_answer = [offset for kind, _, offset in timeline if kind == "answered"][answers - 1:]
-    run.tail = printed[last_answer[0]:] if last_answer else ""
+    answered = [at for at, (kind, _, _) in enumerate(parts) if kind == "answered"]
+    run.tail = "".join(text for _, _, text in parts[answered[answers - 1] + 1:]) \
+        if len(answered) >= answers else ""
     ended = outcome.get("ok") or outcome.get("error") == "SystemExit"
     run.went_on = asked > answers or outcome.get("error") == "RuntimeError"
     run.ended = bool(ended) and asked == answers

@@ -1051,8 +1051,9 @@ def _jsonable(value, depth=0):
 
 
 # What happened during one call, in order: [kind, name, characters printed so far] for each
-# scripted function called ("script"), spied function called ("spy") and answer typed
-# ("input"), so the grader can tell what was printed before each (sent as "timeline").
+# scripted function called ("script"), spied function called ("spy"), input() called
+# ("input", after its prompt) and answered ("answered", after the echoed answer), so the grader
+# can tell what was printed before each (sent as "timeline").
 _timeline = []
 _captured = [None]          # the current call's output buffer
 
