@@ -3,6 +3,9 @@ of its own: a plan read from TOML, the student's tests run in one sandboxed pyte
 their project, the reference and its broken copies, and the judging of what they caught."""
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from graders.engine import plugin, studenttests
@@ -166,3 +169,30 @@ def test_tests_that_fail_on_a_correct_project_are_named(plan, tmp_path):
     assert result.fraction == 0.5
     assert any("fail on a correct project too" in note and "test_silver" in note
                for note in result.notes)
+
+
+def test_lent_bytecode_is_made_again_when_the_packages_are_reinstalled(tmp_path, monkeypatch):
+    """The lent packages' bytecode (read-only in the sandbox) matches the files installed now:
+    after a reinstall (new files, new times) a folder made before would be stale, and every
+    import in a student-test run would compile the package from source."""
+    from graders.engine import pythons
+    monkeypatch.setattr(pythons, "BYTECODE_ROOT", tmp_path / "bytecode")
+    site = tmp_path / "site"
+    package = site / "lentpkg"
+    package.mkdir(parents=True)
+    init = package / "__init__.py"
+    init.write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    python = pythons.student_python()
+    first = pythons.lent_bytecode(python, "lentpkg")
+    assert first != "-" and pythons.lent_bytecode(python, "lentpkg") == first
+    stat = init.stat()
+    init.write_text("VALUE = 22\n")                       # reinstalled: new size and time
+    os.utime(init, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    second = pythons.lent_bytecode(python, "lentpkg")
+    assert second not in ("-", first)
+    (pyc,) = Path(second).rglob("__init__*.pyc")
+    header = pyc.read_bytes()[8:16]                     # the source's time and size it matches
+    now = init.stat()
+    assert int.from_bytes(header[:4], "little") == int(now.st_mtime) & 0xFFFFFFFF
+    assert int.from_bytes(header[4:], "little") == now.st_size

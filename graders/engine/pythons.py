@@ -167,7 +167,15 @@ def lent_bytecode(python: str, *names: str) -> str:
         if spec and spec.origin:
             origin = Path(spec.origin)
             sources.append(str(origin.parent if origin.name == "__init__.py" else origin))
-    key = hashlib.sha256(repr((python, os.path.realpath(python), sources)).encode())
+    # the packages as installed now: a reinstall or upgrade (a new .venv, pip install -U)
+    # writes new files, whose bytecode a folder made before would not match (Python would
+    # then compile each module from source at every import, the folder being read-only)
+    stamps = []
+    for source in sources:
+        with contextlib.suppress(OSError):
+            stat = (Path(source) / "__init__.py" if os.path.isdir(source) else Path(source)).stat()
+            stamps.append((stat.st_mtime_ns, stat.st_size))
+    key = hashlib.sha256(repr((python, os.path.realpath(python), sources, stamps)).encode())
     folder = BYTECODE_ROOT / f"lent-{key.hexdigest()[:16]}"
     if folder.is_dir():
         return str(folder)
