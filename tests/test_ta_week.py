@@ -58,9 +58,11 @@ def _result(out: Path, student: str, name: str = "results.json") -> dict:
 
 def _snapshot(kit: Path, source: Path = KIT_ROOT) -> Path:
     """A copy of the kit's code and data to grade with: its grader hash cannot change while a
-    test runs (the project's own files may be edited meanwhile)."""
+    test runs (the project's own files may be edited meanwhile). The compiled modules come
+    along (copied with their times, so they still match their sources: each command run from
+    the copy would otherwise compile the kit again); the lent packages' bytecode does not."""
     for part in ("graders", "assignments", "student_template"):
-        shutil.copytree(source / part, kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(source / part, kit / part, ignore=shutil.ignore_patterns("lent-*"))
     return kit
 
 
