@@ -325,8 +325,16 @@ def test_imports_the_grader_lacks_outside_try_are_listed(tmp_path):
     program = tmp_path / "game.py"
     program.write_text("import random, os.path\nfrom bakery import assert_equal\n"
                        "import cs1_lib.io\nimport helpers\nfrom . import nothing\n"
-                       "try:\n    import colorama\nexcept ImportError:\n    colorama = None\n")
-    assert static.unavailable_imports(program) == ["bakery", "cs1_lib"]
+                       "try:\n    import colorama\nexcept ImportError:\n    colorama = None\n"
+                       "def main():\n    if True:\n        import cisc108\n"
+                       "    else:\n        pass\n    try:\n        pass\n"
+                       "    finally:\n        import inside_finally\n"
+                       "class Game:\n    for _ in range(1):\n        import pyfiglet\n"
+                       "    else:\n        import termcolor\n"
+                       "match 1:\n    case 1:\n        import in_a_case\n"
+                       "while False:\n    with open('x') as f:\n        import in_with\n")
+    assert static.unavailable_imports(program) == [
+        "bakery", "cisc108", "cs1_lib", "in_a_case", "in_with", "pyfiglet", "termcolor"]
 
 
 def test_a_course_library_the_grader_lacks_does_not_stop_a_game(run_program):
