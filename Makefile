@@ -2,7 +2,7 @@
 # The kit's own Python (its venv): the system's python3 where that is 3.11 or newer and can
 # make a venv, else the python3 on PATH (or PYTHON=...). A distribution's python3 (Debian's,
 # Ubuntu's) is built with profile-guided optimisation, a pyenv or source build of the same
-# version by default is not: on the same machine the test suite took 9 % less CPU, the kit's
+# version by default is not: on the same machine the test suite took about 5 % less CPU, the kit's
 # own processes about a fifth less. The students' programs run on the newest Python the
 # machine has either way (graders/engine/pythons.py).
 SYSTEM_PYTHON := /usr/bin/python3
