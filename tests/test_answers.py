@@ -49,6 +49,20 @@ def test_dice_and_plurals_above_a_numbered_question_are_not_its_answers():
     assert forms(prompt, "no")[0] == "2" and forms(prompt, "yes")[0] == "1"
 
 
+@pytest.mark.parametrize("prompt", [
+    "Quillon rolled [3, 4, 6]\n1) Roll again   2) Stop\nChoose 1 or 2: ",
+    "[1] Roll again | [2] Stop\n> "])
+def test_a_menu_on_one_line_offers_each_of_its_items(prompt):
+    """"1) Roll again   2) Stop" over "Choose 1 or 2:": only the first item was read (its
+    label ran on to "2"), the dice above gave the other numbers, and the grader typed 1 for
+    no, then y, n, yes ... until the run was stopped (PocoLoco lost 3.5 marks)."""
+    assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"
+
+
+def test_a_dice_list_before_a_question_is_no_menu():
+    assert forms("Dice: [3, 4, 6] Roll again? (y/n) ", "no")[0] == "n"
+
+
 def test_numbered_choice_in_one_sentence():
     prompt = "Type 1 to roll again or 2 to keep your dice: "
     assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"

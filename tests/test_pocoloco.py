@@ -147,6 +147,17 @@ def test_the_starting_chips_question_in_other_words(wording):
     assert classify(wording, "") == "chips"
 
 
+def test_a_chips_question_that_starts_like_a_generic_one_is_the_chips_question():
+    """'Number of starting chips (normal game = 10):' starts like a generic 'Number:' and was
+    read with the instructions above it, whose last lines spoke of rolls: the grader typed y
+    (the ui item lost a mark for a roll question without its answers)."""
+    wording = "Number of starting chips (normal game = 10): "
+    context = ("* TIES: in a tie for the lowest roll the latest of them loses.\n"
+               "* You can go below 0 chips if you owe more than you have.\n=====\n"
+               "Enter your name: Quillon\n" + wording)
+    assert classify(wording, context) == "chips"
+
+
 def test_the_chips_typed_are_the_nearest_the_question_allows():
     """The game-over game wants 3 chips; "Enter starting chips (5-50): " gets 5."""
     assert chips_allowed("Enter starting chips (5-50): ", 3) == 5

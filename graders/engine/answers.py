@@ -45,6 +45,10 @@ _PAIR = re.compile(r"[(\[{<]\s*['\"]?(\w{1,12})['\"]?\s*(?:/|\||,|\bor\b)\s*['\"
                    r"['\"]?\s*(?:(?:/|\||,|\bor\b)\s*['\"]?\w{1,12}['\"]?\s*)?[)\]}>]")
 _BRACKET_LETTER = re.compile(r"[(\[](\w)[)\]](\w*)")
 _MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,30})", re.M)
+# "1) Roll again   2) Stop", "[1] Roll | [2] Stop": a later item of a menu on one line, after
+# a gap of spaces or a bar (not "[3, 4, 6] Roll again?": no bracket of its own before the 6)
+_MENU_ITEM = re.compile(r"(?:[ \t]{2,}|[ \t]*[|;][ \t]*)(?:[(\[](\d)[)\]]|(\d)[).:=-]+)[ \t]*"
+                        r"([A-Za-z][A-Za-z']*(?: [A-Za-z][A-Za-z']*){0,4})")
 _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?(\w{1,10})['\"]?\s+"
                       r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
@@ -74,7 +78,10 @@ def options(context: str) -> list[Option]:
             found.append((match.start(), Option(match.group(1),
                                                 match.group(1) + match.group(2))))
     for match in _MENU_LINE.finditer(context):
-        found.append((match.start(), Option(match.group(1), match.group(2).strip())))
+        label = re.split(r"[ \t]{2,}|[ \t]*[|;]", match.group(2))[0]   # the next item's gap
+        found.append((match.start(), Option(match.group(1), label.strip())))
+    for match in _MENU_ITEM.finditer(context):
+        found.append((match.start(), Option(match.group(1) or match.group(2), match.group(3))))
     for match in _KEY_FOR.finditer(context):
         if match.group(1).lower() not in ("enter", "return", "any", "the", "a", "your"):
             found.append((match.start(), Option(match.group(1), match.group(2))))

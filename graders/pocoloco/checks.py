@@ -394,7 +394,10 @@ def check_chip_transfers(games, result):
         result.fail("At the end of the game the chip counts were not what the rounds give.",
                     expected=f"{end.human}: 0 (or below, where debts are allowed)",
                     actual=str(final))
-    result.measure("rounds whose chip transfers were checked", judged)
+    # Without a round it could read, the game-over game's final counts are the evidence (the
+    # human must end on 0 or below): said, so that 1/1 is not read as "nothing checked"
+    result.measure("rounds whose chip transfers were checked", judged if judged or not final
+                   else "0 (the final chip counts of the game-over game were)")
     if not judged and not final:
         result.not_judged("The grader could not find chip counts to check (no standings it "
                           "could read before and after a round; see standings).")

@@ -143,9 +143,12 @@ def classify(wording: str, context: str) -> str:
     # "(r)oll or (s)tay?", "[k]eep": the key letter in brackets is part of its word
     wording, context = KEY_IN_WORD.sub(r"\1", wording), KEY_IN_WORD.sub(r"\1", context)
     text = wording
+    # a wording that names what it asks decides alone: "Number of starting chips (normal game
+    # = 10)" starts like a generic "Number: " but is the chips question, whatever the
+    # instructions above it say about rolls
     own_word = any(r.search(wording) for r in (NAME, CHIPS, PLAYERS, RULES, ROLL))
-    if (len(NOT_LETTERS.sub("", wording)) < 8 and not own_word) or \
-            GENERIC.search(wording.strip()):
+    if (len(NOT_LETTERS.sub("", wording)) < 8 or GENERIC.search(wording.strip())) and \
+            not own_word:
         text = " ".join(context.strip().split("\n")[-5:])
     if PLAYERS.search(text):
         return "players"

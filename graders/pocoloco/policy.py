@@ -202,9 +202,11 @@ class PocoPolicy(DrawPolicy):
         # a number is part of the name when the count follows it ("CPU 2: 10", "Hal 9000  10",
         # a computer renamed after a clash), not in "Otto 10"
         owning = r"has\s+|with\s+|currently has\s+"
+        # ... or the word chips as a label between them ("Bob        chips: 20"), which owns
+        # nothing: "Starting chips: 10" stays an ordinary word
         pattern = (r"(?<![\w'-])([A-Za-z][\w'-]{1,20}"
                    rf"(?: \d{{1,4}}(?=[^\w\n]{{1,30}}(?:{owning})?\d))?)"
-                   rf"[^\w\n]{{0,30}}({owning})?(\d+)\b")
+                   rf"[^\w\n]{{0,30}}(?:chips?\b[^\w\n]{{0,5}})?({owning})?(\d+)\b")
         for match in re.finditer(pattern, text):
             name, owns, number = match.group(1), match.group(2), int(match.group(3))
             # a word like "Chip" is a name when it "has 20" (chips), not in "Chips: 20"
