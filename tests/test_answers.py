@@ -59,6 +59,12 @@ def test_a_menu_on_one_line_offers_each_of_its_items(prompt):
     assert forms(prompt, "yes")[0] == "1" and forms(prompt, "no")[0] == "2"
 
 
+def test_a_menu_item_may_hold_a_hyphenated_word():
+    """Yahtzee: "1) Keep all   2) Re-roll some" read as "Re" for the second item."""
+    prompt = "   3  3  1  5  6\n1) Keep all   2) Re-roll some\nChoose 1 or 2: "
+    assert forms(prompt, "yes")[0] == "2" and forms(prompt, "no")[0] == "1"
+
+
 def test_a_dice_list_before_a_question_is_no_menu():
     assert forms("Dice: [3, 4, 6] Roll again? (y/n) ", "no")[0] == "n"
 

@@ -48,7 +48,7 @@ _MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,3
 # "1) Roll again   2) Stop", "[1] Roll | [2] Stop": a later item of a menu on one line, after
 # a gap of spaces or a bar (not "[3, 4, 6] Roll again?": no bracket of its own before the 6)
 _MENU_ITEM = re.compile(r"(?:[ \t]{2,}|[ \t]*[|;][ \t]*)(?:[(\[](\d)[)\]]|(\d)[).:=-]+)[ \t]*"
-                        r"([A-Za-z][A-Za-z']*(?: [A-Za-z][A-Za-z']*){0,4})")
+                        r"([A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,4})")
 _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?(\w{1,10})['\"]?\s+"
                       r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)

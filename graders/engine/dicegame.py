@@ -30,6 +30,7 @@ from collections import namedtuple
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import answers
 from .draws import ScriptedDice
 from .readers import prompts
 from .readers.dice_rows import letters_named, read_dice, relabel
@@ -148,7 +149,17 @@ class DiceGame:
 
     def kind(self, asked: str, expected: str, menu: bool = False) -> str:
         """reroll, keep, option, enter or name (``prompts.kind_of`` with this module's tiers);
-        a bare question after a list of options is the option question."""
+        a bare question after a list of options is the option question.
+
+        Interpretation: where a keep question is due, a question whose wording names no kind
+        but whose answers are a yes and a no ("1) Keep all   2) Re-roll some" over "Choose 1
+        or 2:", "Choose y or n:") is the throw-again question, whose wording the handout
+        leaves free; its answers are then typed as it offers them."""
+        if expected == "keep" and not prompts.named(asked, TIERS) and \
+                self.session.prompt is not None:
+            offered = {option.polarity for option in answers.options(self.session.prompt.context)}
+            if {"yes", "no"} <= offered:
+                return "reroll"
         return prompts.kind_of(asked, TIERS, expected, "option" if menu else None)
 
     def play(self) -> "DiceGame":
