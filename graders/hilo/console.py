@@ -21,7 +21,7 @@ from graders.engine.session import Session
 
 from graders.engine.loaded import LoadedCards, PlayingCard, find_cards
 from graders.engine.requirements import Requirement, check
-from graders.engine.scripted import amounts as money
+from graders.engine.scripted import amounts as money, is_pause
 
 START_PURSE = 100
 LIMIT_FIELDS = {"cpu_seconds": 3}     # a game's CPU verdict (capped by the budget)
@@ -159,9 +159,17 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
     deal: Deal | None = None
     visible: PlayingCard | None = None
     new_deal, tried_guess, tried_choice, others, dealt = False, False, False, 0, 0
+    carried = ""                    # the output before a pause, for the question after it
     try:
         while (prompt := session.wait()) is not None:
-            before = session.output_since_answer()
+            before = carried + session.output_since_answer()
+            if is_pause(prompt.wording):
+                # "Press Enter to continue..." between hands: Enter, and what came before it
+                # counts with the next question (a pause is no question of the game)
+                carried = before
+                session.type("")
+                continue
+            carried = ""
             kind = kind_of(prompt.context, prompt.text)
             shown = find_cards(before)
             if shown:
