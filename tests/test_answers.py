@@ -65,6 +65,13 @@ def test_a_menu_item_may_hold_a_hyphenated_word():
     assert forms(prompt, "yes")[0] == "2" and forms(prompt, "no")[0] == "1"
 
 
+def test_a_two_item_menu_with_one_answer_known_gives_the_other_for_the_other_intent():
+    """Yahtzee: "[1] Score these  [2] Throw again" over "> ": 2 throws again (yes), so 1 is
+    the no, though "Score these" says neither."""
+    prompt = "[1] Score these  [2] Throw again\n> "
+    assert forms(prompt, "yes")[0] == "2" and forms(prompt, "no")[0] == "1"
+
+
 def test_a_dice_list_before_a_question_is_no_menu():
     assert forms("Dice: [3, 4, 6] Roll again? (y/n) ", "no")[0] == "n"
 

@@ -34,7 +34,7 @@ class Option:
         words = self.label.lower().strip(" .!?:'\"")
         first = words.split()[0] if words.split() else words
         for candidate in (words, first, self.text.lower()):
-            if candidate in POSITIVE or candidate.startswith(("roll", "again", "yes")):
+            if candidate in POSITIVE or candidate.startswith(("roll", "again", "yes", "throw")):
                 return "yes"
             if candidate in NEGATIVE or candidate.startswith(("stop", "hold", "no", "keep")):
                 return "no"
@@ -148,7 +148,11 @@ def forms(context: str, intent: str) -> list[str]:
         return ["", "y", "yes", " "]
     wanted = [o.text for o in offered if o.polarity == intent]
     numbers = [o for o in offered if o.text.isdigit()]
-    if not wanted and len(numbers) >= 2:        # "1) ..., 2) ..." with unreadable labels
+    other = {"yes": "no", "no": "yes"}[intent]
+    rest = [o.text for o in numbers if o.polarity != other]
+    if not wanted and len(numbers) == 2 and len(rest) == 1:
+        wanted = rest          # "[1] Score these  [2] Throw again": the other one says no
+    elif not wanted and len(numbers) >= 2:      # "1) ..., 2) ..." with unreadable labels
         wanted = [numbers[0].text if intent == "yes" else numbers[-1].text]
     if intent == "yes":
         if asks_for_enter(context) and not any(o.polarity == "yes" for o in offered):

@@ -151,16 +151,22 @@ class DiceGame:
         """reroll, keep, option, enter or name (``prompts.kind_of`` with this module's tiers);
         a bare question after a list of options is the option question.
 
-        Interpretation: where a keep question is due, a question whose wording names no kind
-        but whose answers are a yes and a no ("1) Keep all   2) Re-roll some" over "Choose 1
-        or 2:", "Choose y or n:") is the throw-again question, whose wording the handout
-        leaves free; its answers are then typed as it offers them."""
-        if expected == "keep" and not prompts.named(asked, TIERS) and \
+        Interpretation: where a keep question is due, a question that offers a yes and a no
+        ("1) Keep all   2) Re-roll some" over "Choose 1 or 2:", "Choose y or n:", or a menu of
+        two numbers, one of them throwing again: "[1] Score these  [2] Throw again" over "> ")
+        is the throw-again question, whose wording the handout leaves free; its answers are
+        then typed as it offers them. A keep question asks for letters, not for these. Only
+        what was printed since the last answer is read (a menu answered before is not this
+        question's)."""
+        found = prompts.kind_of(asked, TIERS, expected, "option" if menu else None)
+        if expected == "keep" and found in ("keep", "option") and \
                 self.session.prompt is not None:
-            offered = {option.polarity for option in answers.options(self.session.prompt.context)}
-            if {"yes", "no"} <= offered:
+            offered = answers.options(self.session.output_since_answer()[-400:])
+            polar = [option.polarity for option in offered]
+            numbered = len(offered) == 2 and all(option.text.isdigit() for option in offered)
+            if "yes" in polar and ("no" in polar or numbered):
                 return "reroll"
-        return prompts.kind_of(asked, TIERS, expected, "option" if menu else None)
+        return found
 
     def play(self) -> "DiceGame":
         while (prompt := self.session.wait()) is not None:
