@@ -128,3 +128,12 @@ def test_a_count_may_end_a_sentence():
     line = "Chips: Ann has 20, Bo has 19 and you (Quillon) have 18."
     assert numbers_by_name(line, names) == {"Ann": 20, "Bo": 19, "Quillon": 18}
     assert numbers_by_name("Ann: 7.5 points, Bo: 3", names) == {"Bo": 3}
+
+
+def test_a_name_inside_a_longer_name_is_the_longer_ones():
+    """A computer renamed "CPU Juno" after the human typed Juno: its standings line was read
+    as Juno's, and setup lost half its mark for two players called Juno."""
+    names = ["Juno", "Otto", "CPU Juno"]
+    assert numbers_by_name("CPU Juno: 10 chips", names) == {"CPU Juno": 10}
+    assert numbers_by_name("Juno: 9 chips   CPU Juno: 10 chips", names) == \
+        {"Juno": 9, "CPU Juno": 10}

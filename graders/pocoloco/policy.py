@@ -106,6 +106,17 @@ class Turn:
 
 
 TIE_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break", re.I)
+# a seat label in a turn heading ("P2 TURN!", "Player 3's turn"), and a line giving a label
+# and then a name (the standings "P2 Otto   10 chips", "Player 2: Otto")
+SEAT_LABEL = re.compile(r"\b(?:P|Player\s*)\d{1,2}\b", re.I)
+LABEL_AND_NAME = re.compile(r"(?m)^\W*((?:P|Player\s*)\d{1,2})\b[^\w\n]{0,5}([A-Z][\w'-]{1,20})")
+
+
+def _seat(label: str) -> str:
+    """'P2', 'Player 2', 'player2' -> '2'."""
+    return re.sub(r"\D", "", label)
+
+
 TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
                        re.I)
 # a round's number in digits or in words ("ROUND THREE", "Round twenty-one")
@@ -152,6 +163,8 @@ class PocoPolicy(DrawPolicy):
         self.shuffled_rounds: set[int] = set()
         self.populations: list[list[str]] = []       # the player lists the program shuffled
         self._scanned = 0
+        self._labels: dict[str, list[str]] = {}   # "2" -> the words printed after P2
+        self._labels_scanned = 0
         self.first_seen: dict[tuple, str] = {}
         self.varying: set[tuple] = set()
         self.strikes: dict[tuple, int] = {}          # variables that named the wrong player
@@ -431,7 +444,22 @@ class PocoPolicy(DrawPolicy):
             return named[0]
         if not named and re.search(r"\byour\b", line, re.I):
             return self.human
+        if not named and (label := SEAT_LABEL.search(line)):
+            return self._labelled(label.group(0))     # "P2 TURN!" and "P2 Otto   10 chips"
         return None
+
+    def _labelled(self, label: str) -> str | None:
+        """The player a seat label ("P2", "Player 2") stands for, from lines printed so far
+        that give the label and then a name ("P2 Otto   10 chips", "Player 2: Otto")."""
+        if self.log is not None and self._labels_scanned < len(self.log):
+            fresh = self.log[self._labels_scanned:]
+            self._labels_scanned = max(self._labels_scanned, len(self.log) - 1)
+            text = "".join(e.text for e in fresh if e.kind == "out")
+            for match in LABEL_AND_NAME.finditer(text):
+                self._labels.setdefault(_seat(match.group(1)), []).append(match.group(2))
+        # the last word after the label that is a player's name ("P2 TURN!" names nobody)
+        return next((word for word in reversed(self._labels.get(_seat(label), []))
+                     if word in self.names), None)
 
     def _roller_named(self, text: str) -> str | None:
         """The player a line printed after a roll says rolled it ("CPU 2 rolled: 3 4 5")."""

@@ -37,6 +37,10 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
         return {}
     spots = sorted((m.start(), m.end(), name) for name in names
                    for m in _name_pattern(name).finditer(line))
+    # a name inside a longer one is that one's ("CPU Juno: 10" is CPU Juno's, not Juno's)
+    spots = [spot for spot in spots if not any(
+        other[0] <= spot[0] and spot[1] <= other[1] and other[1] - other[0] > spot[1] - spot[0]
+        for other in spots)]
     found: dict[str, int] = {}
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
