@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mutants
+from graders.pocoloco.checks_code import doubled_words
 from graders.pocoloco.judging import tie_order_rule
 from graders.pocoloco.play import chips_allowed, classify
 
@@ -192,3 +193,10 @@ def test_the_order_rule_for_a_tie_for_the_lowest_roll_is_read_only_when_plain(ru
     """Checked against the tied rounds of the 'ties' game (mutant
     one_game_dict_alphabetical_loser): only a plainly stated rule is held against the program."""
     assert tie_order_rule(rule) == way
+
+
+def test_doubled_words_are_slips_but_a_noun_before_roll_off_is_english():
+    """"players tied for the lowest roll roll off" cost ui half a mark as a doubled word."""
+    assert doubled_words("Roll the the dice | Welcome to to PocoLoco") == ["the", "to"]
+    assert doubled_words("tied for the highest or lowest roll roll off (one roll each)") == []
+    assert doubled_words("I think that that is fair | Otto had had enough") == []
