@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 import mutants
-from graders.pocoloco.checks_code import doubled_words
-from graders.pocoloco.judging import tie_order_rule
+from graders.pocoloco.judging import doubled_words, tie_order_rule
 from graders.pocoloco.play import chips_allowed, classify
 
 from conftest import FIXTURES, KIT_ROOT, grade, objective

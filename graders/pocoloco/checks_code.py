@@ -10,17 +10,8 @@ from graders.engine import static
 from graders.engine.answers import options
 from graders.engine.readability import check_readability as readability_item
 
-from .judging import game
+from .judging import doubled_words, game
 from .scenarios import LONG
-
-
-def doubled_words(text: str) -> list[str]:
-    """Words printed twice in a row ("the the"): a slip, except where English doubles one:
-    a noun and then the handout's verb ("tied for the lowest roll roll off"), "that that",
-    "had had"."""
-    return [match.group(1) for match in
-            re.finditer(r"\b([A-Za-z]{2,}) \1\b(?! (?:off|out|up|over|again)\b)", text)
-            if match.group(1).lower() not in ("that", "had")]
 
 
 @pytest.mark.item("ui")

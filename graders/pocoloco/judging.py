@@ -71,6 +71,15 @@ def shares_a_name(clash: Reading) -> bool:
     return any(b - a <= 4 for a, b in zip(hits, hits[1:]))
 
 
+def doubled_words(text: str) -> list[str]:
+    """Words printed twice in a row ("the the"): a slip, except where English doubles one:
+    a noun and then the handout's verb ("tied for the lowest roll roll off"), "that that",
+    "had had"."""
+    return [match.group(1) for match in
+            re.finditer(r"\b([A-Za-z]{2,}) \1\b(?! (?:off|out|up|over|again)\b)", text)
+            if match.group(1).lower() not in ("that", "had")]
+
+
 def program_stopped(reading: Reading) -> bool:
     """The program itself ended the run early: a crash, a hang or another limit it hit (not
     a safety net of the grader's, not the grader having seen enough)."""
