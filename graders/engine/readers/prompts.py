@@ -47,11 +47,6 @@ def matches(wording: str, words) -> bool:
                (words if isinstance(words, tuple) else (words,)))
 
 
-def named(wording: str, tiers: list[dict]) -> bool:
-    """Whether the wording shows the words of any kind of the tiers."""
-    return any(matches(wording, words) for tier in tiers for words in tier.values())
-
-
 def kind_of(wording: str, tiers: list[dict], expected: str, fallback: str | None = None) -> str:
     """The kind of question by its wording (see the module's docstring)."""
     for tier in tiers:
