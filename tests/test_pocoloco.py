@@ -79,7 +79,10 @@ def test_mutant_loses_exactly_its_item(graded, mutant):
         assert verdict.score < verdict.item.points
         assert lost == {}
         return
-    assert set(lost) == {expected}, f"{MUTANTS[mutant]['why']}: lost {lost}"
+    # a list: one defect that the handout charges to several items (a question after the
+    # last allowed roll whose extra roll is taken costs roll-again and roll-limit)
+    wanted = set(expected) if isinstance(expected, list) else {expected}
+    assert set(lost) == wanted, f"{MUTANTS[mutant]['why']}: lost {lost}"
 
 
 def test_grading_is_repeatable(graded):

@@ -237,6 +237,15 @@ class KitPlugin:
         return lambda text, problem=False: self.add_note(submission.student, text, problem)
 
     @pytest.fixture(scope="session")
+    def for_ta(self, submission):
+        """for_ta(text): a line for the TA's list (needs_review.md) only, not the student's
+        feedback: what the grader itself could not settle."""
+        def add(text: str) -> None:
+            if text not in self.problems[submission.student]:
+                self.problems[submission.student].append(text)
+        return add
+
+    @pytest.fixture(scope="session")
     def attach(self, submission):
         """attach(name, text): a file for the submission's report folder (e.g. a transcript)."""
         files = self.attachments.setdefault(submission.student, {})

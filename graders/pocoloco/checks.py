@@ -45,6 +45,13 @@ def check_asks_name_and_chips(games, result):
     clash = games.get("name-clash")
     if clash is not None and shares_a_name(clash):
         typed = clash.game.scenario.typed_name
+        if clash.transcript.crashed:
+            # two players with one name, and the game then broke: the clash's consequence is
+            # this item's (the handout asks for distinct names to keep the game working)
+            result.fail(f"When the player typed {typed}, a computer player's name, two "
+                        f"players were both called {typed}, and that game then stopped: "
+                        f"{clash.transcript.ended_how}", evidence=clash.excerpt(
+                            (clash.before(0)[0], len(clash.text)), 40))
         result.partial(0.5, f"When the player typed {typed}, a computer player's name, two "
                             f"players were both called {typed}: the handout asks for distinct "
                             "names (rename a computer player, or ask again).",
@@ -259,6 +266,9 @@ def check_roll_again_offered(games, result):
     reading = game(games, LONG, result)
     have_round(reading, 1, result, LONG)
     judged = 0
+    computers_keep_limit = not any(
+        limit_breaks(g, skip=g.human) for g in (games.get(s.name) for s in (LONG, STRATEGY, TIES))
+        if g is not None)
     for scenario in (LONG, STRATEGY):
         played = games.get(scenario.name)
         for round_ in (played.rounds if played else []):
@@ -266,27 +276,41 @@ def check_roll_again_offered(games, result):
             allowed = human_allowed(round_, human)
             if not allowed or not played.complete(round_.index):
                 continue
-            span = (played.before(round_.index)[0], played.after(round_.index)[0])
+            span = played.region(round_.index)
             where = f"In Round {round_.index + 1} of the '{scenario.name}' game"
+            # Read from the grader's own answers, placed in the human's turn: after which of
+            # the human's rolls a question came, whatever the scenario meant to answer
+            rolled = round_.rolls_of(human)
+            asked = played.offers(round_.index)
             ignored = played.ignored_yes(round_.index)
-            if ignored:
+            # Interpretation: a question after the human's last allowed roll costs this item
+            # (and roll-limit too, where the extra roll was taken) when the program keeps the
+            # limit for its computers; a program whose limit rule is itself wrong asks by
+            # its own rule, which is roll-limit's mark alone
+            late = [n for n in asked if n >= allowed] if computers_keep_limit else []
+            if late:
+                result.fail(f"{where} {human} could roll at most {allowed} time(s), but your "
+                            f"program asked whether to roll again after roll {late[0]}: ask "
+                            "only when another roll is allowed.", evidence=played.excerpt(span))
+            elif ignored:
                 result.fail(f"{where} {human} was asked whether to roll again after roll "
                             f"{ignored[0]}, answered yes, and did not get another roll: ask "
                             f"only when another roll is allowed.",
                             evidence=played.excerpt(span))
             if allowed < 2:
                 continue
-            said_yes = scenario.human_rolls is True or round_.index in scenario.human_rolls
-            wanted = allowed - 1 if said_yes else 1
-            offers = played.offers(round_.index)
+            wanted = list(range(1, min(rolled, allowed - 1) + 1))
+            missing = [n for n in wanted if n not in asked]
             judged += 1
-            if offers < wanted:
-                rolls = "answered yes each time" if said_yes else "answered no"
-                result.fail(f"{where} {human} could roll up to {allowed} times and {rolls}, so "
-                            f"should have been asked {wanted} time(s) whether to roll again; "
-                            f"your program asked {offers} time(s).",
-                            expected=f"{wanted} question(s)", actual=f"{offers}",
-                            evidence=played.excerpt(span))
+            if missing:
+                said = ("after roll " + " and ".join(map(str, [n for n in wanted if n in asked]))
+                        + " only") if set(wanted) & set(asked) else "no such question"
+                result.fail(f"{where} {human} could roll up to {allowed} times and rolled "
+                            f"{rolled} time(s), so should have been asked after roll "
+                            f"{' and '.join(map(str, wanted))} whether to roll again; your "
+                            f"program asked {said}.",
+                            expected=f"a question after roll {' and '.join(map(str, wanted))}",
+                            actual=f"{said}", evidence=played.excerpt(span))
     result.measure("rounds where the human could roll more than once", judged)
     if not judged:
         result.not_judged(f"The grader never saw a round where {reading.human} could roll more "

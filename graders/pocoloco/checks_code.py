@@ -10,7 +10,7 @@ from graders.engine import static
 from graders.engine.answers import options
 from graders.engine.readability import check_readability as readability_item
 
-from .judging import doubled_words, game
+from .judging import doubled_words, game, shares_a_name
 from .scenarios import LONG
 
 
@@ -37,7 +37,11 @@ def check_interface(games, submission, result):
     if doubled:
         score -= 0.5
         result.add_detail(f"Doubled words in printed text: {', '.join(doubled[:3])}.")
-    if any(g is not None and g.transcript.crashed for g in games.values()):
+    # a crash in the name-clash game alone, after two players kept one name, is setup's
+    clash = games.get("name-clash")
+    clash_only = clash is not None and shares_a_name(clash)
+    if any(g is not None and g.transcript.crashed and not (name == "name-clash" and clash_only)
+           for name, g in games.items()):
         score -= 1
         result.add_detail("The program crashed in at least one game (see 'How the runs went').")
     result.fraction = max(0.0, score) / 3

@@ -1,6 +1,8 @@
 """Fixtures of the PocoLoco grader: every scenario played once per submission."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from graders.engine.draws import die_offset
@@ -11,7 +13,7 @@ from .scenarios import ALL, LONG, PUBLIC, name_clash
 
 
 @pytest.fixture(scope="session")
-def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | None]:
+def games(submission, budget, notes, attach, self_check, for_ta) -> dict[str, Reading | None]:
     """Every scenario (the public ones in the self-check), played once per submission; full
     transcripts go to the report."""
     def run(scenario):
@@ -52,12 +54,16 @@ def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | 
         names = ", ".join(f"'{s.name}' ({s.purpose})" for s, _ in hit)
         notes(f"{how.rstrip('.')}. This happened in {len(hit)} of the grader's "
               f"{len(scenarios)} games: {names}.", problem)
-    doubts = [f"'{name}' game, Round {r.index + 1}: {r.doubts[0]}"
-              for name, reading in readings.items() if reading is not None
-              for r in reading.rounds if r.doubts]
-    if doubts:
-        notes("The grader was unsure whose roll some dice were (it followed the order of play): "
-              + "; ".join(doubts[:3]) + ("; ..." if len(doubts) > 3 else "") + ".", False)
+    # rounds whose reading disagrees with the transcript are judged by nobody but a TA
+    for name, reading in readings.items():
+        for round_ in (reading.rounds if reading is not None else []):
+            if round_.contradiction and reading.unsure(round_.index):
+                for_ta(f"'{name}' game, Round {round_.index + 1} not judged: the grader's "
+                       f"reading of whose dice were whose disagrees with the transcript "
+                       f"({round_.contradiction}).")
+    attach("transcripts/readings.json", json.dumps(
+        {name: [round_record(reading, r) for r in reading.rounds]
+         for name, reading in readings.items() if reading is not None}, indent=1))
     ways: dict[int, str] = {}
     for reading in readings.values():
         for offset, way in (dice_ways(reading) if reading is not None else {}).items():
@@ -72,6 +78,16 @@ def games(submission, budget, notes, attach, self_check) -> dict[str, Reading | 
               f"({' and '.join(ways)}). If one of them is an animation, the grader may have "
               "counted its frames as rolls: a TA checks the items about the dice.", True)
     return readings
+
+
+def round_record(reading: Reading, round_) -> dict:
+    """A round as the grader read it, for the report's data: whose rolls, in which order,
+    and whether the reading agrees with everything the transcript shows of it."""
+    return {"round": round_.index + 1, "consistent": round_.contradiction is None,
+            "judged": reading.complete(round_.index), "order": round_.order,
+            "rolls": {player: [" ".join(map(str, roll)) for roll in turn.rolls]
+                      for player, turn in round_.turns.items()},
+            "reread": round_.reread, "contradiction": round_.contradiction}
 
 
 def dice_ways(reading: Reading) -> dict[int, str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from graders.engine.readers.standings import last_standings
 
-from . import rules
+from . import rules, verify
 from .play import Game
 from .policy import ROUND_HEADING, round_number
 
@@ -37,6 +37,7 @@ class Turn:
     player: str
     rolls: list[list[int]] = field(default_factory=list)
     ends: list[int] = field(default_factory=list)       # text offset after each roll's draw
+    seqs: list[int] = field(default_factory=list)       # each roll's place in the game's draws
 
     @property
     def final(self) -> list[int]:
@@ -51,6 +52,8 @@ class Round:
     start: int
     end: int
     doubts: list[str] = field(default_factory=list)   # why the attribution is uncertain
+    contradiction: str | None = None   # what the transcript shows that no reading explains
+    reread: str | None = None          # how the reading was corrected to fit the transcript
 
     @property
     def finals(self) -> dict[str, list[int]]:
@@ -73,11 +76,13 @@ class Reading:
         self.text = game.transcript.text
         self.human = game.policy.human          # HUMAN, unless the program never asked
         self.names = [self.human] + [n for n in game.policy.computers if n != self.human]
-        self.rounds = self._rounds()
         self._standings: dict[tuple[int, int], dict[str, int]] = {}
         # answers that depend only on the game (several checks ask the same question): kept
         # once read, and handed out as copies where a caller could change them
         self._memo: dict[tuple, object] = {}
+        self.rounds = self._rounds()
+        self._verify()
+        self._memo.clear()          # what was read before the rounds were checked
 
     def _remember(self, key: tuple, read):
         """``read()``, computed once per key for this reading."""
@@ -94,16 +99,21 @@ class Reading:
         turns = {t.id: t for t in policy.turns}
         faces: dict[tuple[int, int], list[int]] = {}
         ends: dict[tuple[int, int], int] = {}
-        for mark in self.transcript.draws:
+        last: dict[tuple[int, int], int] = {}      # the roll's last draw, by its place
+        for place, mark in enumerate(self.transcript.draws):
             kit = mark.data.get("kit") or {}
             turn = turns.get(kit.get("turn"))
-            if turn is None or turn.discarded or turn.extra or not mark.data.get("faces"):
+            if turn is None or not mark.data.get("faces"):
+                continue
+            if turn.discarded or turn.extra:
                 continue
             key = (turn.id, kit["roll"])
             faces.setdefault(key, []).extend(mark.data["faces"])
             ends[key] = mark.pos
+            last[key] = place
         rounds: dict[int, Round] = {}
-        for (turn_id, number), drawn in sorted(faces.items(), key=lambda kv: ends[kv[0]]):
+        for (turn_id, number), drawn in sorted(faces.items(), key=lambda kv: last[kv[0]]):
+            seq = last[(turn_id, number)]
             turn = turns[turn_id]
             player = turn.player if turn.player is not None else "?"
             end = ends[(turn_id, number)]
@@ -126,10 +136,51 @@ class Reading:
                 round_.order.append(player)
             mine.rolls.append(roll)
             mine.ends.append(end)
+            mine.seqs.append(seq)
             round_.start = min(round_.start, end)
             round_.end = max(round_.end, end)
             round_.doubts += [d for d in turn.doubts if d not in round_.doubts]
         return [rounds[i] for i in sorted(rounds)]
+
+    def _verify(self) -> None:
+        """Check each round's reading against the transcript (``verify.py``): keep it, replace
+        it by the one other reading that explains everything, or mark the contradiction."""
+        self.questions: list[verify.Question] = []
+        if len(self.names) < 3:
+            return
+        questions = self.questions = verify.roll_questions(self)
+        draws = [(place, mark.pos) for place, mark in enumerate(self.transcript.draws)
+                 if mark.data.get("faces")]
+        for round_ in self.rounds:
+            span = self.region(round_.index)
+            raw = [(place, mark.pos, mark.data["faces"])
+                   for place, mark in enumerate(self.transcript.draws)
+                   if mark.data.get("faces") and span[0] <= mark.pos < span[1]]
+            claims = verify.claims_in(self.text, *span, self.names, word)
+            ok, why, seats = verify.verify_round(round_, self.human, self.names, claims,
+                                                 questions, draws, verify.in_threes(raw))
+            if not ok:
+                round_.contradiction = why or "its dice could not be placed"
+            elif seats is not None:
+                before = {p: len(t.rolls) for p, t in round_.turns.items()}
+                round_.turns = {p: Turn(p, [list(r) for _, _, r in rolls],
+                                        [e for _, e, _ in rolls], [s for s, _, _ in rolls])
+                                for p, rolls in sorted(seats.items(), key=lambda kv: kv[1][0])}
+                round_.order = list(round_.turns)
+                round_.reread = ("the grader's first reading of the turns ("
+                                 + ", ".join(f"{p} {n}" for p, n in before.items())
+                                 + " rolls) did not fit the transcript; the one that fits: "
+                                 + ", ".join(f"{p} {len(t.rolls)}"
+                                             for p, t in round_.turns.items()) + " rolls")
+
+    def _headings(self) -> list[int]:
+        """Where the program's round headings start, Round 1, 2, ... in order, as far as they
+        go; the end of the text after the last one."""
+        found = []
+        for match in ROUND_HEADING.finditer(self.text):
+            if round_number(match.group(1)) == len(found) + 1:
+                found.append(match.start())
+        return found + [len(self.text)]
 
     def _partial(self, before: list[int], drawn: list[int], end: int) -> list[int] | None:
         """A re-roll of some dice: the roll it makes, with the kept dice from ``before``, as
@@ -165,7 +216,8 @@ class Reading:
         a program that crashes as Round 4 begins has finished Round 3) or the game's end."""
         round_ = self.round(index)
         players = max(3, len(self.names))       # three-player programs are graded too
-        if round_ is None or len(round_.turns) < players or "?" in round_.turns:
+        if round_ is None or len(round_.turns) < players or "?" in round_.turns \
+                or round_.contradiction:
             return False
         if self.round(index + 1) is not None or not self.game.transcript.crashed:
             return True
@@ -181,6 +233,9 @@ class Reading:
             in ("finished", "exit"))
         if round_ is None or not went_on:
             return None
+        if round_.contradiction:
+            return (f"the grader's reading of Round {index + 1} (whose dice were whose) "
+                    f"disagrees with what the program printed: {round_.contradiction}")
         players = max(3, len(self.names))
         if "?" in round_.turns or len(round_.turns) < players:
             seen = ", ".join(p for p in round_.order if p != "?") or "nobody"
@@ -229,18 +284,36 @@ class Reading:
         return dict(self._standings[span])
 
     # ------------------------------------------------------------------ the human
-    def offers(self, index: int) -> int:
-        """How often the human was asked whether to roll again in round ``index``."""
-        return sum(1 for d in self.game.decisions if d.kind == "roll" and d.repeat == 0
-                   and d.human_round == index and d.human_rolls >= 1)
+    def human_questions(self, index: int) -> list[tuple[int, bool]]:
+        """The roll questions answered in the human's turn of round ``index``, placed by the
+        grader's typed answers: (the human's rolls before the question, answered yes?)."""
+        round_ = self.round(index)
+        turn = round_.turns.get(self.human) if round_ else None
+        if turn is None or not turn.ends:
+            return []
+        at = round_.order.index(self.human)
+        following = round_.order[at + 1] if at + 1 < len(round_.order) else None
+        end = round_.turns[following].ends[0] if following else self.region(index)[1]
+        return [(sum(1 for e in turn.ends if e < q.pos), q.yes) for q in self.questions
+                if turn.ends[0] < q.pos < end]
+
+    def offers(self, index: int) -> list[int]:
+        """After which of the human's rolls in round ``index`` a roll question came."""
+        return sorted({n for n, _ in self.human_questions(index) if n >= 1})
 
     def ignored_yes(self, index: int) -> list[int]:
         """Roll counts at which the human said yes to rolling again and did not roll."""
+        rolled = self.round(index).rolls_of(self.human)
+        return sorted({n for n, yes in self.human_questions(index) if yes and n >= rolled})
+
+    def region(self, index: int) -> tuple[int, int]:
+        """Round ``index``'s text: from its heading to the next one where the program prints
+        them in order, else from its first roll (as read) to the next round's."""
+        headings = self._remember(("headings",), self._headings)
+        if index + 1 < len(headings):
+            return headings[index], headings[index + 1]
         round_ = self.round(index)
-        rolled = round_.rolls_of(self.human) if round_ else 0
-        asked = {d.human_rolls for d in self.game.decisions if d.kind == "roll"
-                 and d.intent == "yes" and d.human_round == index and d.human_rolls >= 1}
-        return sorted(n for n in asked if n >= rolled)
+        return (round_.start if round_ else self.before(index)[1]), self.after(index)[1]
 
     def draws_between(self, span: tuple[int, int]) -> int:
         """Random draws in a span, not counting the shuffles that order the next round."""

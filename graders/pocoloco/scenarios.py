@@ -93,10 +93,11 @@ PUBLIC = [LONG, ROUND_TEN]
 
 
 def name_clash(computer: str) -> Scenario:
-    """One round in which the human types a computer's name (learned from the 'long' game),
-    and says no to an optional "read the rules?" question: the names must stay distinct."""
+    """Two rounds in which the human types a computer's name (learned from the 'long' game),
+    and says no to an optional "read the rules?" question: the names must stay distinct, and
+    a game that let two players share a name often breaks only when the first round ends."""
     return Scenario(
         "name-clash", 10, Plan(human_position=[0], filler=[[2, 3, 5], [5, 5, 4], [3, 4, 4],
                                                            [2, 2, 3]]),
-        rounds=1, rules="no", typed_name=computer,
+        rounds=2, rules="no", typed_name=computer,
         purpose=f"the human types a computer player's name ({computer})")
