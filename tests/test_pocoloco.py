@@ -6,6 +6,9 @@ and confirmed by a TA, so they are not asserted here, except for the reference).
 """
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 import mutants
@@ -202,3 +205,92 @@ def test_doubled_words_are_slips_but_a_noun_before_roll_off_is_english():
     assert doubled_words("Roll the the dice | Welcome to to PocoLoco") == ["the", "to"]
     assert doubled_words("tied for the highest or lowest roll roll off (one roll each)") == []
     assert doubled_words("I think that that is fair | Otto had had enough") == []
+
+
+# ---------------------------------------------------------------------------- every sentence
+# A deduction about a round names it ("Round 3: ...", "In Round 2 of the 'strategy' game");
+# the game is named in the sentence, or is the item's own game
+ROUND_NAMED = re.compile(r"(?:In Round|Round|round) (\d+)(?: of the '([\w-]+)' game)?")
+GAME_NAMED = re.compile(r"'([\w-]+)' game")
+ITEM_GAME = {"tie-break": "ties", "strategy": "strategy"}
+# "Round 2: Quillon rolled 3 times but could roll at most 1"; "... and rolled 2 time(s)"
+ROLLED = re.compile(r"Round (\d+)(?: of the '([\w-]+)' game)?:? (\S+) (?:could roll up to \d+ "
+                    r"times and )?rolled (\d+) time")
+
+
+def _deductions(report):
+    """(item, sentence, evidence) of every shortfall the report explains."""
+    return [(verdict.item.id, detail["message"], detail.get("evidence") or "")
+            for verdict in report.verdicts if not verdict.item.review
+            for check in verdict.checks if check.fraction < 1
+            for detail in check.details]
+
+
+def test_every_round_a_deduction_names_was_read_consistently(graded):
+    """Every round a deduction speaks of was judged on a reading that agrees with all the
+    transcript shows of it (the report's transcripts/readings.json says so), and the roll
+    counts the sentence states are the reading's."""
+    checked = 0
+    for name, report in graded.items():
+        readings = json.loads(report.attachments.get("transcripts/readings.json", "{}"))
+        for item, sentence, _ in _deductions(report):
+            for clause in re.split(r"(?<=[.;])\s", sentence):
+                games = GAME_NAMED.findall(clause)
+                for number, game_name in ROUND_NAMED.findall(clause):
+                    played = game_name or (games[0] if games else ITEM_GAME.get(item, "long"))
+                    rounds = readings.get(played, [])
+                    assert int(number) <= len(rounds), (name, sentence)
+                    record = rounds[int(number) - 1]
+                    assert record["consistent"] and record["judged"], (name, sentence, record)
+                    checked += 1
+                for number, game_name, player, count in ROLLED.findall(clause):
+                    played = game_name or ITEM_GAME.get(item, "long")
+                    rolls = readings[played][int(number) - 1]["rolls"]
+                    assert len(rolls.get(player, [])) == int(count), (name, sentence, rolls)
+    assert checked >= 20          # the mutants' deductions name rounds
+
+
+def test_a_sentence_about_a_roll_question_holds_in_its_evidence(graded):
+    """'should have been asked after roll 1 and 2 ...; your program asked after roll 1 only'
+    and 'asked whether to roll again after roll 3': the excerpt shown beside the sentence has
+    the grader's answers («...») the sentence counts."""
+    checked = 0
+    for name, report in graded.items():
+        for item, sentence, evidence in _deductions(report):
+            if item != "roll-again":
+                continue
+            asked = re.search(r"your program asked (after roll ([\d and]+) only|no such)",
+                              sentence)
+            if asked:
+                answers = re.findall(r"«[^»\n]*»", evidence)
+                wanted = 0 if asked.group(1).startswith("no") else \
+                    len(re.findall(r"\d", asked.group(2)))
+                assert len(answers) >= wanted, (name, sentence)
+                checked += 1
+            late = re.search(r"after roll (\d+): ask only", sentence)
+            if late:
+                assert re.findall(r"«[^»\n]*»", evidence), (name, sentence)
+                checked += 1
+    assert checked >= 3
+
+
+def test_the_game_over_sentences_hold_in_the_transcript(graded):
+    """'no line naming the winner' is said only where no line of the game's last part names
+    the winner beside a word of winning; 'ended ... before Round N' only where the transcript
+    never shows Round N."""
+    for name, report in graded.items():
+        for item, sentence, evidence in _deductions(report):
+            missing = re.search(r"ended with (.+?) on -?\d+ chips, but the grader found no "
+                                r"line naming the winner", sentence)
+            if missing:
+                winners = missing.group(1).split(" and ")
+                for line in evidence.splitlines():
+                    assert not (re.search(r"\bwin|\bwon\b|champion", line, re.I) and
+                                any(w.lower() in line.lower() for w in winners)
+                                and "round" not in line.lower()), (name, line)
+            before = re.search(r"'([\w-]+)' game ended \(a player ran out of chips\) before "
+                               r"Round (\d+)", sentence)
+            if before:
+                text = report.attachments[f"transcripts/{before.group(1)}.txt"]
+                assert not re.search(rf"\bround\W{{0,3}}{before.group(2)}\b", text, re.I), \
+                    (name, sentence)

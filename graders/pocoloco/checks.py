@@ -14,7 +14,7 @@ import re
 import pytest
 
 from graders.engine.readers.boxes import find_boxed
-from graders.engine.readers.dice import find_dice
+from graders.engine.readers.dice import find_dice, learn_pictures
 
 from . import rules
 from .judging import (ROUND_ONE, TIE_WORDS, WIN_WORDS, game, have_round, human_allowed, intro,
@@ -129,16 +129,23 @@ def check_tie_break_applied(games, result):
                       and not re.search(r"order|first|earl|turn", s, re.I) for s in sentences)
     losers_right = plain_losers_right(games)
     order_rule = tie_order_rule(rule)
-    draws_in_ties = 0
+    draws_in_ties = low_ties = 0
     judged = 0
     for index, what in ((0, "two players tie for the lowest roll"),
                         (1, "three players tie for the lowest roll"),
                         (2, "two PoCo!s tie for the highest roll")):
         if not have_round(reading, index, result, TIES):
             continue
-        judged += 1
         high, low, amount = reading.expected(index)
         tied = high if index == 2 else low
+        if len(tied) < (3 if index == 1 else 2):
+            # the dice the program drew did not make the planned tie (another order of play
+            # than planned): the rule was not exercised here, and nothing is said about it
+            result.note(f"Round {index + 1} of the 'ties' game was planned so that {what}, "
+                        "but the dice fell otherwise in your program's order of play, so it "
+                        "was not used to judge ties.")
+            continue
+        judged += 1
         narrow = reading.choices_between(reading.after(index), tied)
         if narrow:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(tied))}), but your "
@@ -159,6 +166,7 @@ def check_tie_break_applied(games, result):
         span = span_of(reading, index)
         if index < 2:
             draws_in_ties += reading.draws_between(reading.after(index))
+            low_ties += 1
         if receiver is not None and receiver not in low and losers_right is not False:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(low))}), but "
                         f"{receiver} received the chips.", evidence=reading.excerpt(span))
@@ -178,14 +186,14 @@ def check_tie_break_applied(games, result):
         result.fail("Breaking ties by name (alphabetical order) is not fair: the same names "
                     "always win ties. The handout asks for a fair rule (e.g. at random).",
                     actual="\n".join(s.strip() for s in sentences))
-    if says_random and draws_in_ties == 0 and reading.complete(1):
+    if says_random and draws_in_ties == 0 and low_ties:
         result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
                     "the program made no random choice of its own: the tie went by the order "
                     "the players were in, not by the chance the instructions promise.",
                     evidence=reading.excerpt(span_of(reading, 1)))
     if not judged:
-        result.not_judged("The grader could not follow any of the tied rounds of the 'ties' "
-                          "game, so it could not see how your program breaks ties.")
+        result.not_judged("The grader saw no tied round it could follow in the 'ties' game, "
+                          "so it could not see how your program breaks ties.")
     result.judged(judged)
 
 
@@ -469,6 +477,13 @@ def transfers(reading, rounds: int, result, game_name: str = "") -> int:
     return judged
 
 
+# a line about a round's winner, not the game's ("wins the round", "Round 3 winner: Bo");
+# "Bo wins the game after 8 rounds!" names the game's winner
+ROUND_WIN = re.compile(r"\b(win|wins|won|winner|winning)\s+(of\s+)?(the\s+|this\s+)?round\b|"
+                       r"\bround\s*#?\s*\d*\s*:?\s*(winner|win|won)\b|"
+                       r"^(?!.*\bgame\b).*\bround\b(?!s)", re.I)
+
+
 @pytest.mark.item("game-over")
 def check_game_over(games, result):
     reading = game(games, GAME_OVER, result)
@@ -489,7 +504,7 @@ def check_game_over(games, result):
     # in any case: "THE WINNER IS QUILLON!" names Quillon (a program may shout every name)
     lines = [line for line in tail.split("\n") if WIN_WORDS.search(line)
              and any(name.lower() in line.lower() for name in winners)
-             and not re.search(r"round", line, re.I)]
+             and not ROUND_WIN.search(line)]
     if not lines:
         result.fail(f"The game ended with {' and '.join(winners)} on {fewest} chips, but the "
                     f"grader found no line naming the winner.",
@@ -570,22 +585,28 @@ def check_big_dice(games, result):
     reading = game(games, LONG, result)
     found, stacked, irregular, total = 0, 0, 0, 0
     example = None
-    # Judged on the human's own rolls: a program may show the computers' rolls more briefly
-    for round_ in reading.rounds[:LONG.rounds]:
-        for player, turn in round_.turns.items():
-            if player != reading.human:
-                continue
-            for number, end in enumerate(turn.ends):
-                art = find_dice(reading.text[end:end + 3000], turn.rolls[number])
-                if art is None and not reading.shown(turn, number):
-                    continue         # a roll never shown at all is a UI matter, not this item
-                total += 1
-                if art is None:
-                    example = example or (turn.rolls[number], end)
-                    continue
-                found += 1
-                stacked += not art.side_by_side
-                irregular += not art.regular
+    # Judged on the human's own rolls: a program may show the computers' rolls more briefly.
+    # The program's own pictures are learned from the faces loaded (whatever their shape);
+    # pips in a known pattern are checked where they can be read
+    rolls = [(turn.rolls[number], end) for round_ in reading.rounds[:LONG.rounds]
+             for player, turn in round_.turns.items() if player == reading.human
+             for number, end in enumerate(turn.ends)]
+    learned = learn_pictures([(faces, reading.text[end:end + 3000]) for faces, end in rolls])
+    for index, (faces, end) in enumerate(rolls):
+        art = find_dice(reading.text[end:end + 3000], faces)
+        if art is None and learned.shows(index):
+            total += 1
+            found += 1
+            continue
+        if art is None and not reading.text_shows(end, faces):
+            continue         # a roll never shown at all is a UI matter, not this item
+        total += 1
+        if art is None:
+            example = example or (faces, end)
+            continue
+        found += 1
+        stacked += not art.side_by_side
+        irregular += not art.regular
     result.measure("rolls drawn as big dice", f"{found} of {total}")
     if total == 0:
         result.fail("The grader found no roll shown on screen, as numbers or as dice.")

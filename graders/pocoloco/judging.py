@@ -165,7 +165,13 @@ def have_round(reading: Reading, index: int, result, scenario) -> bool:
     check fails: the program stopped before the round."""
     if reading.complete(index):
         return True
-    if reading.ended_by_the_rules():
+    unsure = reading.unsure(index)
+    if unsure:
+        result.note(f"Round {index + 1} of the '{scenario.name}' game was not judged: {unsure}.")
+        return False
+    # "ended before Round N" only where the transcript shows no Round N at all
+    if reading.ended_by_the_rules() and reading.round(index) is None and \
+            reading._later(index) is None:
         if not reading.game.policy.chips_asked:
             # no evidence, no marks: the game did not start with the chips its plan needs
             result.not_judged(f"The '{scenario.name}' game ended (a player ran out of chips) "
@@ -175,9 +181,9 @@ def have_round(reading: Reading, index: int, result, scenario) -> bool:
         result.note(f"The '{scenario.name}' game ended (a player ran out of chips) before "
                     f"Round {index + 1}, so that round was not judged.")
         return False
-    unsure = reading.unsure(index)
-    if unsure:
-        result.note(f"Round {index + 1} of the '{scenario.name}' game was not judged: {unsure}.")
+    if reading.ended_by_the_rules() and reading._later(index) is None:
+        result.note(f"The '{scenario.name}' game ended (a player ran out of chips) during "
+                    f"Round {index + 1}, so that round was not judged.")
         return False
     tail = reading.transcript.render(max(0, len(reading.text) - 2500), None, max_lines=40)
     result.fail(f"The '{scenario.name}' game did not get through Round {index + 1}, which "

@@ -112,8 +112,9 @@ ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rollin
 
 
 # "How many computer players?" (the handout fixes three; some programs ask anyway)
-PLAYERS = re.compile(r"how many (\w+ )?(players|opponents|computers|cpus|bots|ais)\b|"
-                     r"number of (\w+ )?(players|opponents|computers|cpus|bots)\b", re.I)
+PLAYERS = re.compile(r"how many (\w+ )?(players|opponents|computers|cpus|bots|ais|people|"
+                     r"persons|humans|of you)\b|how many (are|will be) playing|"
+                     r"number of (\w+ )?(players|opponents|computers|cpus|bots|people)\b", re.I)
 # "Name of computer player 2:" asks for a computer's name, not the human's
 OPPONENT = re.compile(r"computer|\bcpu\b|opponent|\bbot\b|\bai\b|robot|player\s*#?\s*[2-4]\b",
                       re.I)

@@ -403,7 +403,11 @@ class Reading:
 
     def shown(self, turn: Turn, number: int) -> bool:
         """Were this roll's dice printed (as digits in order, or as big dice)?"""
-        end, faces = turn.ends[number], tuple(turn.rolls[number])
+        return self.text_shows(turn.ends[number], turn.rolls[number])
+
+    def text_shows(self, end: int, faces) -> bool:
+        """Were these dice printed after ``end`` (as digits in order, or as big dice)?"""
+        faces = tuple(faces)
         return self._remember(("shown", end, faces), lambda: self._shown(end, faces))
 
     def _shown(self, end: int, faces: tuple[int, ...]) -> bool:

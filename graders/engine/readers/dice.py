@@ -148,3 +148,73 @@ def find_dice(text: str, faces: list[int]) -> DiceArt | None:
     if stacked == list(faces):
         return DiceArt(list(faces), False, True, stacked_lines)
     return None
+
+
+# ---------------------------------------------------------------------------- learned pictures
+# Not pips: what is left of a die's picture once its frame is taken away
+DECORATION = FRAME | set("-_=~.'`,:;<>/\\*^\"")
+
+
+@dataclass
+class LearnedDice:
+    """A program's own dice pictures, learned from dice whose faces the grader loaded.
+
+    ``pictures`` maps a face to the picture the program printed for it (its rows); a sample
+    is one roll and the pictures printed right after it, side by side."""
+
+    pictures: dict[int, tuple[str, ...]]
+    samples: list[list[tuple[str, ...]] | None]
+    faces: list[list[int]]
+    consistent: bool
+
+    def shows(self, index: int) -> bool:
+        """Sample ``index`` shows its faces in the learned pictures, side by side."""
+        cells = self.samples[index]
+        return self.consistent and cells is not None and all(
+            self.pictures.get(face) == cell for face, cell in zip(self.faces[index], cells))
+
+
+def _cells(text: str, count: int) -> list[tuple[str, ...]] | None:
+    """The first block of art in the text cut into ``count`` pictures side by side (each
+    its rows, trimmed), or None."""
+    for block in _blocks(text):
+        if len(block) < 2:
+            continue
+        wide = max(len(line) for line in block)
+        rows = [line.ljust(wide) for line in block]
+        segments = [cut for a, b in _segments(block) for cut in _split_touching(rows, a, b)]
+        if len(segments) != count:
+            continue
+        cells = []
+        for a, b in segments:
+            cell = [row[a:b].rstrip() for row in rows]
+            while cell and not cell[0].strip():
+                cell.pop(0)
+            while cell and not cell[-1].strip():
+                cell.pop()
+            cells.append(tuple(cell))
+        return cells
+    return None
+
+
+def learn_pictures(samples: list[tuple[list[int], str]]) -> LearnedDice:
+    """Learn a program's dice pictures from (faces loaded, text printed right after) pairs.
+
+    A face's picture is the one printed for it most often; the pictures are consistent when
+    each face got its own picture nearly every time (at least four in five), no two faces
+    share one, at least three faces were seen, and a picture is more than the face's digit in
+    a frame ("| 4 |" shows a number, not pips)."""
+    faces = [list(f) for f, _ in samples]
+    cells = [_cells(text, len(f)) for f, text in samples]
+    seen: dict[int, dict[tuple[str, ...], int]] = {}
+    for rolled, pictures in zip(faces, cells):
+        for face, picture in zip(rolled, pictures or []):
+            counts = seen.setdefault(face, {})
+            counts[picture] = counts.get(picture, 0) + 1
+    learned = {face: max(counts, key=counts.get) for face, counts in seen.items()}
+    steady = all(counts[learned[face]] * 5 >= sum(counts.values()) * 4
+                 for face, counts in seen.items())
+    distinct = len(set(learned.values())) == len(learned)
+    pips = all({c for row in picture for c in row if c != " " and c not in DECORATION}
+               - {str(face)} for face, picture in learned.items())
+    return LearnedDice(learned, cells, faces, steady and distinct and pips and len(learned) >= 3)
