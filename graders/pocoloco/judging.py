@@ -21,7 +21,8 @@ ROUND_ONE = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*(1|one)\b", re.I)   # on o
 ROUND_ONE_HEADING = re.compile(r"^[^A-Za-z\n]*round[ \t]*#?[ \t]*:?[ \t]*(1|one)\b",
                                re.I | re.M)
 SPECIAL_WORDS = {"poco": r"po\s*-?\s*co", "loco": r"lo\s*-?\s*co",
-                 "triple": r"three|triple|trip|kind|3x|x3"}
+                 "triple": r"three|triple|trip|kind|3x|x3|\ball (ones|twos|threes|fours|"
+                           r"fives|sixes|[1-6]'?s)\b"}
 
 
 def game(games, scenario, result) -> Reading:
@@ -217,7 +218,7 @@ def _labels(reading: Reading) -> tuple[list[str], list[str]]:
             kind = rules.category(turn.final)
             if kind == "points" or not reading.shown(turn, len(turn.rolls) - 1):
                 continue
-            text = reading.text[turn.ends[-1]:reading.after(round_.index)[1]]
+            text = reading.text[turn.ends[-1]:reading.round_end(round_.index)]
             label = f"{' '.join(map(str, turn.final))} ({player}, Round {round_.index + 1})"
             (shown if re.search(SPECIAL_WORDS[kind], text, re.I) else missing).append(label)
     return shown, missing
@@ -259,7 +260,7 @@ def points_shown(reading: Reading) -> tuple[list[str], list[str]]:
     """(points rolls whose correct total was printed, those whose total was not)."""
     good, bad = [], []
     for round_ in reading.rounds[:LONG.rounds]:
-        after = reading.after(round_.index)
+        after = (0, reading.round_end(round_.index))
         for player, turn in round_.turns.items():
             if rules.category(turn.final) != "points" or \
                     not reading.shown(turn, len(turn.rolls) - 1):

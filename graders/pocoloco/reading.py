@@ -167,6 +167,8 @@ class Reading:
                                         [e for _, e, _ in rolls], [s for s, _, _ in rolls])
                                 for p, rolls in sorted(seats.items(), key=lambda kv: kv[1][0])}
                 round_.order = list(round_.turns)
+                ends = [end for turn in round_.turns.values() for end in turn.ends]
+                round_.start, round_.end = min(ends), max(ends)
                 round_.reread = ("the grader's first reading of the turns ("
                                  + ", ".join(f"{p} {n}" for p, n in before.items())
                                  + " rolls) did not fit the transcript; the one that fits: "
@@ -305,6 +307,11 @@ class Reading:
         """Roll counts at which the human said yes to rolling again and did not roll."""
         rolled = self.round(index).rolls_of(self.human)
         return sorted({n for n, yes in self.human_questions(index) if yes and n >= rolled})
+
+    def round_end(self, index: int) -> int:
+        """Where what the program says about round ``index`` ends: the next round's heading
+        or first roll, whichever comes later."""
+        return max(self.after(index)[1], self.region(index)[1])
 
     def region(self, index: int) -> tuple[int, int]:
         """Round ``index``'s text: from its heading to the next one where the program prints

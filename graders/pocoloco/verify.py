@@ -131,12 +131,22 @@ def in_threes(drawn: list[tuple[int, int, list[int]]]) -> Rolls:
             for i in range(0, len(faces), 3)]
 
 
+def placed(questions: list[Question], draws: list[tuple[int, int]]) -> list[tuple]:
+    """Each question with the places of the dice drawn just before and just after it
+    (``draws``: (place, text offset) of every die drawn in the game)."""
+    found = []
+    for question in questions:
+        previous = next((place for place, pos in reversed(draws) if pos < question.pos), None)
+        following = next((place for place, pos in draws if pos > question.pos), None)
+        found.append((question, previous, following))
+    return found
+
+
 def problems(seats: dict[str, Rolls], human: str, claims: list[Claim],
-             questions: list[Question], draws: list[tuple[int, int]]) -> list[str]:
+             questions: list[tuple]) -> list[str]:
     """What the transcript shows that this reading of one round contradicts (empty: none).
 
-    ``seats``: each player's rolls in this reading; ``draws``: (place, text offset) of every
-    die drawn in the game, to place the questions."""
+    ``seats``: each player's rolls in this reading; ``questions``: see ``placed``."""
     found = []
     rolls = sorted((seq, player) for player, rs in seats.items() for seq, _, _ in rs)
     drawn_here = {tuple(sorted(r)) for rs in seats.values() for _, _, r in rs}
@@ -162,9 +172,7 @@ def problems(seats: dict[str, Rolls], human: str, claims: list[Claim],
 
     first = min((seq - 2 for seq, _ in rolls), default=0)   # a roll's dice before its last
     mine = [end for _, end, _ in seats.get(human, [])]
-    for question in questions:
-        previous = next((place for place, pos in reversed(draws) if pos < question.pos), None)
-        following = next((place for place, pos in draws if pos > question.pos), None)
+    for question, previous, following in questions:
         before, after = owner(previous), owner(following)
         if human not in (before, after) and None in (before, after):
             continue              # a question at the round's edge: another round's
@@ -174,7 +182,7 @@ def problems(seats: dict[str, Rolls], human: str, claims: list[Claim],
     if questions:
         # between two rolls of the human, the last answer to a roll question said yes
         for earlier, later in zip(mine, mine[1:]):
-            between = [q for q in questions if earlier < q.pos < later]
+            between = [q for q, _, _ in questions if earlier < q.pos < later]
             if not between:
                 found.append(f"{human} rolled again without being asked")
                 break
@@ -228,7 +236,8 @@ def verify_round(round_, human: str, players: list[str], claims: list[Claim],
     cuts of every die the round drew, in threes (``raw``): a policy that lost track of the
     turns may have merged two players' rolls or set some dice aside as a roll-off."""
     seats = {p: list(zip(t.seqs, t.ends, map(tuple, t.rolls))) for p, t in round_.turns.items()}
-    found = problems(seats, human, claims, questions, draws)
+    questions = placed(questions, draws)
+    found = problems(seats, human, claims, questions)
     if not found and "?" not in seats:
         return True, None, None
     why = found[0] if found else "some dice could be any of several players'"
@@ -240,7 +249,7 @@ def verify_round(round_, human: str, players: list[str], claims: list[Claim],
         if not rolls or len(rolls) > 12 or (rolls is raw and raw == read):
             continue
         options = rereadings(rolls, players, original,
-                             lambda s: problems(s, human, claims, questions, draws))
+                             lambda s: problems(s, human, claims, questions))
         if not options:
             continue
         best = [seats for kept, seats in options if kept == options[0][0]]
