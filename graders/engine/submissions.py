@@ -758,6 +758,13 @@ def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Sub
 # nothing_to_review's verdicts on a file with no code of the student's own (plugin: every item
 # nothing could judge is 0 then, not left for a TA)
 EMPTY_FILE, NO_OWN_CODE = "the file is empty", "the code does nothing of its own yet"
+NOT_SEEN_WORKING = "the program could not be seen working in any run"
+# Review items judged on the source alone. The rule, the same in every grader: readability
+# reads only the files (line lengths, names, docstrings), so a program whose every run crashed
+# at start-up is still judged on its source like any other; only the review items about how
+# the program behaves (a UI, say) get nothing when no run showed the program working. A file
+# Python cannot parse, an empty file and the unchanged template give every review item 0.
+SOURCE_ONLY_REVIEW = ("readability",)
 
 
 def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
@@ -790,7 +797,7 @@ def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
             and r.get("program") in (None, *submission.files)]
     scored = any(v.score > 0 for v in verdicts if not v.item.review)
     if mine and not scored and not any(r.get("asked") or r.get("readable") for r in mine):
-        return ("the program could not be seen working in any run",
+        return (NOT_SEEN_WORKING,
                 f"in none of the grader's {len(mine)} runs did the program ask a question or "
                 f"print readable text ({mine[0].get('ended_how', '').rstrip('.')})")
     return None
