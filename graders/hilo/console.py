@@ -382,9 +382,12 @@ def judge_console(run: GameRun, rejects, logic_hangs: bool = False) -> list[Requ
                                 announced(following.before if following else run.tail)]
             hand_start = True
     stopped = steps and (steps[-1].typed.strip().lower() == "quit" or steps[-1].kind == "again")
-    # hands played without a bet the grader typed (a stake of the program's own): the grader
-    # cannot know the hands and the purse its summary must show, so it does not judge it
-    unbet = not flow.hands and any(step.kind == "guess" for step in steps)
+    # hands played without a bet the grader saw taken (a stake of the program's own, or
+    # questions after a bet it could not place): the grader cannot know the hands and the
+    # purse the summary must show, so it does not judge it
+    first_bet = next((at for at, step in enumerate(steps) if step.kind == "bet"), 0)
+    unbet = not flow.hands and any(step.kind in ("guess", "choose", "other")
+                                   for step in steps[first_bet:])
     if run.ended and (stopped or flow.purse == 0) and not unbet:
         requirements.append(_summary_requirement(run, flow))
     elif not run.ended and not (logic_hangs and HUNG.search(run.problem or "")):
