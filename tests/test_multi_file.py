@@ -10,6 +10,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+from graders.engine.readability import measure
 from graders.engine.submissions import MAX_DEPTH, discover, from_path
 
 from conftest import FIXTURES, KIT_ROOT
@@ -105,3 +106,17 @@ def test_a_lone_file_is_still_renamed_when_a_package_sits_beside_it(tmp_path):
     submission = from_path(student, "hilo.py")
     assert "hilo.py" in submission.files and "my_hilo.py" not in submission.files
     assert any("used my_hilo.py as hilo.py" in note for note in submission.notes)
+
+
+def test_readability_reads_the_imported_package_and_not_other_folders(tmp_path):
+    student = tmp_path / "student"
+    shutil.copytree(PACKAGE, student)
+    long_line = "# " + "x" * 120 + "\n"
+    with open(student / "hilogame" / "cards.py", "a") as cards:
+        cards.write(long_line)
+    (student / "old_labs").mkdir()
+    (student / "old_labs" / "lab1.py").write_text(long_line)
+    submission = from_path(student, "hilo.py")
+    assert "old_labs/lab1.py" in submission.files             # taken, as sent
+    long_lines = measure(dict(submission.files)).long_lines
+    assert [(name, length) for name, _, length in long_lines] == [("hilogame/cards.py", 122)]

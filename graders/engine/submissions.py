@@ -313,8 +313,7 @@ def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[st
     taken = f"the files in {shown('/'.join(where))}/" if where else "its files"
     if left_out:
         stage.problems.append(f"left out of {what}: {_listed(left_out)}")
-        taken += (f" (left out, as not in the folder of {main_name}: "
-                  f"{_listed(left_out)})")
+        taken += f" (left out: {_listed(left_out)})"
     return taken
 
 
