@@ -105,11 +105,17 @@ def test_a_zip_is_unpacked_and_graded(pocoloco):
 
 
 def test_noise_and_a_crash_at_start_get_no_review_marks(pocoloco):
+    """The review items about the working program get nothing; readability, which reads only
+    the source, is judged on the source as in every grader (submissions.SOURCE_ONLY_REVIEW)."""
     for name in ("noise", "crash"):
         report = pocoloco[name]
-        assert all(scores(report)[item] == 0 for item in REVIEW), (name, scores(report))
+        assert all(scores(report)[item] == 0 for item in REVIEW if item != "readability"), \
+            (name, scores(report))
         assert any("did the program ask a question or print readable text" in n
+                   and "(readability is still judged on the source" in n
                    for n in report.notes), report.notes
+        readability = next(v for v in report.verdicts if v.item.id == "readability")
+        assert "No marks" not in " ".join(m for c in readability.checks for m in c.messages), name
     assert any("No module named 'pocoloco_graphics_that_does_not_exist'" in n
                for n in pocoloco["crash"].notes)
 

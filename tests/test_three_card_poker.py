@@ -40,7 +40,14 @@ AT_IMPORT = {"loop_at_bottom": {105: "while keep_going:"},
              "loop_ignores_eof": {92: "while True:"},
              "main_call_unguarded": {119: "main()"}}
 # correct programs importing modules the grader does not have, as the note at the top names them
-STUBBED = {"bakery_asserts": "bakery", "unknown_import": "cisc108 and pyinputplus"}
+STUBBED = {"bakery_asserts": "bakery", "unknown_import": "cisc108 and pyinputplus",
+           "pasted_course_modules": "hands and poker", "pasted_module_calls": "hands and poker"}
+# programs pasted together from the course's pages: they import the course's modules and
+# define the same functions themselves (names taken from those modules, all their own)
+PASTED = {"pasted_course_modules": "deal, dealer_plays, get_choice, hand_to_string, has_pair, "
+                                   "has_straight, has_triple, score_hand and sort_hand",
+          "pasted_module_calls": "deal, get_choice, has_pair, has_straight, has_triple and "
+                                 "sort_hand"}
 
 
 def _folders(built: Path) -> dict[str, Path]:
@@ -166,6 +173,21 @@ def test_missing_testing_libraries_are_replaced_and_said_once(graded, reports, n
     assert bool(report.problems) == (name == "unknown_import")
 
 
+@pytest.mark.parametrize("name", sorted(PASTED))
+def test_a_stand_in_never_replaces_a_function_the_file_defines(graded, reports, name):
+    """The course's modules (hands, poker) are stand-ins, but every name the file takes from
+    them is its own definition: the note says so, no TA is needed, no item calls a function a
+    stub."""
+    report = reports[f"correct-{name}"]
+    (said,) = [note for note in report.notes if "which the grader does not have" in note]
+    assert f"Every name your file takes from them ({PASTED[name]}) is defined in your file " \
+        "itself, so your own definitions were used" in said
+    assert "return None" not in said and report.problems == []
+    for verdict in graded[report.student].values():
+        assert "template's stub" not in item_text(verdict)
+        assert "returned None" not in item_text(verdict)
+
+
 @pytest.mark.parametrize("mutant", sorted(MANIFEST))
 def test_each_mutant_loses_exactly_its_item(graded, mutant):
     item = MANIFEST[mutant]["loses"]
@@ -183,6 +205,15 @@ def test_sorting_the_argument_in_place_counts_half(graded):
     assert "the right cards in the right order for 2197 hands, but not as a new list" in text
     assert "sort_hand([2, 2, 3]) returned [3, 2, 2] and changed its argument to [3, 2, 2]" \
         in text
+    # a new list, but the argument sorted first: the hands it changed count half, and the
+    # feedback says what it did (it did return a new list), as the handout's marking scheme
+    text = item_text(graded["mutant-sort_copy_after_sorting_argument"]["sort_hand"])
+    assert "the right cards in the right order for 1742 hands as a new list, but it changed " \
+        "the list it was given, which counts half" in text
+    assert "not as a new list" not in text and "with 1326 of 2197 right" in text
+    handout = (KIT_ROOT / "assignments" / "three_card_poker" / "handout.md").read_text()
+    assert "changes the list it was given (for example with\n  `hand.sort()`) or returns " \
+        "that same list instead of a new one, counts as half a right\n  hand." in handout
     text = item_text(graded["mutant-sort_returns_none"]["sort_hand"])
     assert "a wrong answer for 2197 of the 2197 hands" in text and "half" not in text
 

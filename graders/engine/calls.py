@@ -519,10 +519,31 @@ def _failed(spec: dict, error: str, message: str) -> dict:
 SHOWN_STATEMENTS = 4
 
 STUB_PREFIXES = ("assert", "check", "expect", "test", "input")
-STUB_SOURCE = '''"""Stand-in for {name}, which the grader does not have: assert-like functions
-do nothing, input-like functions ask input(), any other name does nothing and returns None."""
+STUB_SOURCE = '''"""Stand-in for {name}, which the grader does not have: a name the program
+defines itself is the program's own, assert-like functions do nothing, input-like functions
+ask input(), any other name does nothing and returns None."""
+import sys
 
 __all__ = {star_names!r}
+_OWN = {own!r}
+
+
+def _program():
+    main = sys.modules.get("__main__")
+    return vars(main) if main is not None else {{}}
+
+
+def _own(name):
+    value = _program().get(name)
+    if getattr(value, "__module__", None) == "__main__":
+        return value
+
+    def call(*args, **kwargs):
+        value = _program().get(name)
+        if getattr(value, "__module__", None) != "__main__":
+            return None
+        return value(*args, **kwargs)
+    return call
 
 
 def _quiet(*args, **kwargs):
@@ -539,6 +560,8 @@ def _ask(*args, **kwargs):
 def __getattr__(name):
     if name.startswith("__"):
         raise AttributeError(name)
+    if name in _OWN:
+        return _own(name)
     if name.lower().startswith(("assert", "check", "expect", "test")):
         return _quiet
     if name.lower().startswith("input"):
@@ -565,6 +588,53 @@ def star_names(source: str) -> list[str]:
         elif isinstance(node, ast.alias):
             bound.add((node.asname or node.name).partition(".")[0])
     return sorted(name for name in loaded - bound if name.lower().startswith(STUB_PREFIXES))
+
+
+def defined_names(source: str) -> set[str]:
+    """Functions and classes a file defines at its top level (inside if/try blocks too; the
+    stand-ins give these the file's own definitions, as ``kitboot._defined_names`` does)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names, todo = set(), list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo.extend(getattr(node, block, None) or ())
+    return names
+
+
+def names_taken(source: str, modules) -> dict[str, set[str] | None]:
+    """module -> the names a file takes from it (``from m import a``, ``m.a``); None for
+    ``from m import *`` (any name)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    taken: dict[str, set[str] | None] = {module: set() for module in modules}
+    aliases = {}                                   # name bound in the file -> module
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").partition(".")[0] in taken:
+            module = node.module.partition(".")[0]
+            names = {alias.name for alias in node.names}
+            if "*" in names or taken[module] is None:
+                taken[module] = None
+            else:
+                taken[module] |= names
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.partition(".")[0] in taken:
+                    aliases[alias.asname or alias.name.partition(".")[0]] = \
+                        alias.name.partition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in aliases and taken[aliases[node.value.id]] is not None:
+            taken[aliases[node.value.id]].add(node.attr)
+    return taken
 
 
 @dataclass
@@ -607,17 +677,37 @@ class LoadReport:
         modules = self.stubbed_modules
         names = listed(modules)
         one = len(modules) == 1
-        return (f"Your file imports {names}, which the grader does not have. "
-                f"{'It was' if one else 'They were'} replaced by "
+        own = sorted(set().union(*self._taken(own=True).values()))
+        lead = f"Your file imports {names}, which the grader does not have."
+        if own and all(taken == set() for taken in self._taken(own=False).values()):
+            return (f"{lead} Every name your file takes from {'it' if one else 'them'} "
+                    f"({listed(own)}) is defined in your file itself, so your own definitions "
+                    "were used: nothing of yours was replaced.")
+        yours = (f" {listed(own)} {'is' if len(own) == 1 else 'are'} defined in your file "
+                 "itself, so your own definitions were used for them.") if own else ""
+        return (f"{lead} {'It was' if one else 'They were'} replaced by "
                 f"{'a stand-in' if one else 'stand-ins'} whose assert_equal-style functions do "
                 "nothing (your own tests were not run) and whose other functions do nothing "
-                "and return None. Every function of yours was still graded.")
+                f"and return None.{yours} Every function of yours was still graded.")
+
+    def _taken(self, own: bool) -> dict[str, set[str] | None]:
+        """module -> the names the file takes from it that it defines itself (``own``) or
+        not (None: any name, ``from m import *``)."""
+        source = "\n".join(self.source_lines)
+        defined = defined_names(source)
+        return {module: None if names is None and not own else
+                (names or set()) & defined if own else names - defined
+                for module, names in names_taken(source, self.stubbed_modules).items()}
 
     @property
     def needs_review(self) -> bool:
         """A replaced module other than a testing library may have changed what a function
-        did: a TA should look."""
-        return any(name not in TESTING_LIBRARIES for name in self.stubbed_modules)
+        did: a TA should look (not when the file takes names from it and every one is the
+        file's own definition)."""
+        own, others = self._taken(own=True), self._taken(own=False)
+        return any(name not in TESTING_LIBRARIES and not (own.get(name) and others.get(name)
+                                                          == set())
+                   for name in self.stubbed_modules)
 
     def statement(self, line: int | None, given: str = "") -> str:
         """'line 140 (while True:)' for the feedback."""
@@ -732,6 +822,6 @@ def _statement_outcome(problem: dict) -> str:
 def stand_in_files(source: str, modules: list[str], present=()) -> dict[str, str]:
     """Run-folder files standing in for the modules the grader does not have (those that
     ``LoadReport.stubbed_modules`` names), for a terminal run of the same file."""
-    used = star_names(source)
-    return {f"{name}.py": STUB_SOURCE.format(name=name, star_names=used)
+    used, own = star_names(source), sorted(defined_names(source))
+    return {f"{name}.py": STUB_SOURCE.format(name=name, star_names=used, own=own)
             for name in modules if f"{name}.py" not in present}

@@ -51,8 +51,19 @@ def _finished(error: str) -> bool:
     return "Traceback" in error or "Error" in exception_line(error).split(":", 1)[0]
 
 
+FILE_NAME = re.compile(r"[\w-]+(\.[\w-]+)*\.[A-Za-z]\w*")      # project.py, game/card.py
+
+
 def _capital(text: str) -> str:
+    """``text`` opening a sentence: its first letter capitalised, unless it opens with a file
+    name, which is written as the file is named (project.py, never Project.py)."""
+    first = text.split(" ", 1)[0].rstrip(",:;")
+    if FILE_NAME.fullmatch(first.replace("/", "_")):
+        return text
     return text[:1].upper() + text[1:]
+
+
+sentence_start = _capital
 
 
 def import_problem(error: str, file: str = "the file", submitted=()) -> str:

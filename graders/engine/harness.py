@@ -437,10 +437,21 @@ def prepare_workdir(files, extra: dict[str, str] | None = None,
         path = Path(path)
         # regular files only: a link could point at anything the grader can read
         if not path.is_symlink() and path.is_file() and path.stat().st_size <= 2_000_000:
-            shutil.copy2(path, workdir / name)
+            copy_into(workdir, name, path)
     for name, text in (extra or {}).items():
         (workdir / name).write_text(text)
     return workdir
+
+
+def copy_into(folder: Path, name: str, path: Path) -> None:
+    """Copy a file into ``folder`` as ``name``, a relative path whose folders are made
+    (game/card.py: a submission's package); a name that leaves the folder is skipped."""
+    parts = name.split("/")
+    if "" in parts or "." in parts or ".." in parts:
+        return
+    if len(parts) > 1:
+        folder.joinpath(*parts[:-1]).mkdir(parents=True, exist_ok=True)
+    shutil.copy2(path, folder.joinpath(*parts))
 
 
 def within_budget(limits: Limits, budget=None) -> Limits:

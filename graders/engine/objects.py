@@ -16,6 +16,7 @@ for the probe: 'missing' (the import fails), 'failing' (every function raises Ru
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -152,6 +153,27 @@ def drawn(draw: Draw) -> str:
 Reader = Callable[[Probe, Outcome], Requirement]
 
 
+def read_error(value) -> str | None:
+    """'NameError: ...' when reading an expression raised (``objects_child.look`` sends
+    {'error': ...} then, which is no value of the program's), else None."""
+    if isinstance(value, dict) and list(value) == ["error"] and isinstance(value["error"], str):
+        return value["error"]
+    return None
+
+
+def never_made(text: str, error: str | None) -> bool:
+    """Reading ``text`` raised a NameError for a name of the expression itself: an object
+    the failed call never made (die = Die(1) raised, so there is no die)."""
+    unbound = re.fullmatch(r"NameError: name '(\w+)' is not defined", error or "")
+    return bool(unbound) and unbound.group(1) in re.findall(r"[A-Za-z_]\w*", text)
+
+
+def value_of(text: str, value, verb: str = "is") -> str:
+    """'die.value is 3', or 'reading die.value raised AttributeError: ...'."""
+    error = read_error(value)
+    return f"reading {text} raised {error}" if error else f"{text} {verb} {shown(value)}"
+
+
 def judge(probe: Probe, outcome: Outcome, readers: dict[str, Reader] | None = None,
           ) -> Requirement:
     """The probe's requirement: the call returned, ``run`` raised what it must (or nothing),
@@ -163,9 +185,12 @@ def judge(probe: Probe, outcome: Outcome, readers: dict[str, Reader] | None = No
         return check(False, problem + ".", actual=outcome.traceback, why=why)
     if outcome.raised != probe.raises:
         must = f"it must raise {probe.raises}" if probe.raises else "it must not raise an error"
-        changed = [f"{text} is then {shown(outcome.looks.get(text))}"
+        # what the expressions are after it; one whose name the failed call never made
+        # (die = Die(1) raised, so there is no die) tells nothing more
+        changed = [value_of(text, outcome.looks.get(text), "is then")
                    for text, wanted in probe.expect.items()
-                   if not same(outcome.looks.get(text), wanted)]
+                   if not same(outcome.looks.get(text), wanted)
+                   and not never_made(text, read_error(outcome.looks.get(text)))]
         return check(False, f"{case} {outcome.did}; {must}.", probe.raises or "no error",
                      "; ".join([outcome.did] + changed), why)
     calls = [drawn(draw) for draw in outcome.draws]
@@ -176,8 +201,14 @@ def judge(probe: Probe, outcome: Outcome, readers: dict[str, Reader] | None = No
                      f"{wanted}.", wanted, ", ".join(calls) or "none", why)
     for text, wanted in probe.expect.items():
         if not same(outcome.looks.get(text), wanted):
-            return check(False, f"After {case}, {text} is {shown(outcome.looks.get(text))}, "
-                         f"not {shown(wanted)}.", wanted, outcome.looks.get(text), why)
+            found = outcome.looks.get(text)
+            return check(False, f"After {case}, {value_of(text, found)}"
+                         f"{'' if read_error(found) else ', not ' + shown(wanted)}.", wanted,
+                         read_error(found) or found, why)
+    for text in probe.read:
+        if read_error(outcome.looks.get(text)):
+            return check(False, f"After {case}, {value_of(text, outcome.looks.get(text))}.",
+                         actual=read_error(outcome.looks.get(text)), why=why)
     if probe.prints and probe.prints not in outcome.stdout:
         return check(False, f"{case} must print {probe.prints!r}.", probe.prints,
                      outcome.stdout or "(nothing printed)", why)

@@ -41,7 +41,8 @@ import pytest
 from . import forkserver, harness, pythons, starts, static
 from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
-from .submissions import EMPTY_FILE, NO_OWN_CODE, Submission, nothing_to_review
+from .submissions import (EMPTY_FILE, NO_OWN_CODE, NOT_SEEN_WORKING, SOURCE_ONLY_REVIEW,
+                          Submission, nothing_to_review)
 from .transcript import take_runs
 
 
@@ -356,16 +357,23 @@ class KitPlugin:
                 problems.append(f"{exc}; the review items were not checked for a working "
                                 "program")
             return verdicts
-        review = [v.item.id for v in verdicts if v.item.review]
-        if not found or not review:
+        if not found:
             return verdicts
         brief, why = found
+        # runs that showed nothing still leave the source to read (SOURCE_ONLY_REVIEW)
+        kept = SOURCE_ONLY_REVIEW if brief == NOT_SEEN_WORKING else ()
+        review = [v.item.id for v in verdicts if v.item.review and v.item.id not in kept]
+        if not review:
+            return verdicts
+        judged_anyway = [v.item.id for v in verdicts if v.item.review and v.item.id in kept]
+        anyway = (f" ({', '.join(judged_anyway)} is still judged on the source, which it reads "
+                  "alone)") if judged_anyway else ""
         self.add_note(submission.student, f"The review items ({', '.join(review)}) get no "
-                      f"marks: {why}.")
+                      f"marks: {why}.{anyway}")
         self.problems[submission.student].append(f"review items set to 0: {why}")
         return without_review_marks(verdicts, f"{brief}, so there is no working program to "
                                     "review (see 'How the runs went').",
-                                    unjudged_too=brief in (EMPTY_FILE, NO_OWN_CODE))
+                                    unjudged_too=brief in (EMPTY_FILE, NO_OWN_CODE), keep=kept)
 
     def add_note(self, student: str, text: str, problem: bool = False) -> None:
         """Graders call this (via the ``notes`` helper) for run-level news."""

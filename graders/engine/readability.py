@@ -194,7 +194,7 @@ class Readability:
 def measure(files: dict[str, Path], settings: Settings | None = None) -> Readability:
     """Measure a submission's files (name -> path; missing files are skipped)."""
     settings = settings or Settings()
-    names = settings.files or [name for name in files if name.endswith(".py")]
+    names = settings.files or program_files(files)
     found = Readability(settings, several_files=len(names) + len(settings.lines_only) > 1)
     for name in list(names) + [n for n in settings.lines_only if n not in names]:
         path = files.get(name)
@@ -210,6 +210,15 @@ def measure(files: dict[str, Path], settings: Settings | None = None) -> Readabi
             _measure_code(found, name, Path(path))
             _measure_comments_and_layout(found, name, Path(path), report)
     return found
+
+
+def program_files(files: dict[str, Path]) -> list[str]:
+    """The Python files of the program: those beside the main file, and those in the
+    subfolders they import (a package, hilogame/cards.py), not other folders sent along."""
+    beside = [name for name in files if name.endswith(".py") and "/" not in name]
+    imported = set().union(*(static.imported_modules(files[name]) for name in beside))
+    return [name for name in files if name.endswith(".py")
+            and ("/" not in name or name.partition("/")[0] in imported)]
 
 
 def _long_lines(path: Path) -> list[tuple[int, int]]:

@@ -316,14 +316,16 @@ def unusable_report(rubric: Rubric, student: str, why: str, notes: list[str] = (
 
 
 def without_review_marks(verdicts: list[ItemVerdict], why: str,
-                         unjudged_too: bool = False) -> list[ItemVerdict]:
-    """The verdicts with every review item at 0: a program that could not run, or that does
-    nothing, earns no marks for its interface, functions or readability. ``unjudged_too``
-    (a file with no code of its own): the items the checks could not judge are 0 as well,
-    not left for a TA, since there is nothing of the student's to look at."""
+                         unjudged_too: bool = False, keep=()) -> list[ItemVerdict]:
+    """The verdicts with every review item at 0 (except the ids in ``keep``): a program that
+    could not run, or that does nothing, earns no marks for its interface, functions or
+    readability. ``unjudged_too`` (a file with no code of its own): the items the checks could
+    not judge are 0 as well, not left for a TA, since there is nothing of the student's to
+    look at."""
     changed = []
     for verdict in verdicts:
-        if verdict.item.review or unjudged_too and not verdict.judged:
+        if verdict.item.id not in keep and (verdict.item.review or
+                                            unjudged_too and not verdict.judged):
             check = CheckResult(verdict.item.id, "nothing to review", fraction=0.0)
             check.add_detail(f"No marks: {why}")
             verdict = ItemVerdict(verdict.item, 0.0, [check], True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .diagnose import fail_import
+from .diagnose import fail_import, sentence_start
 from .rubric import share
 
 SHOWN = 3                  # failed requirements described in full; the rest are listed
@@ -160,6 +160,6 @@ def require(result, import_error: str | None, available: dict, names, *, explain
     missing = [name for name in names if not available.get(name)]
     if missing:
         where = f" ({where})" if where else ""
-        result.fail(f"{file[:1].upper()}{file[1:]} has no {kind} named "
+        result.fail(f"{sentence_start(file)} has no {kind} named "
                     f"{' or '.join(missing)}. The grader calls "
                     f"it by exactly this name{where}, so it could not be tested.")

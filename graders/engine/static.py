@@ -220,6 +220,21 @@ def unavailable_imports(path: Path) -> list[str]:
                   and name not in beside and name != "__future__")
 
 
+def imported_modules(path: Path) -> frozenset[str]:
+    """Top-level names of the modules a file imports anywhere (absolute imports only)."""
+    try:
+        tree = ast.parse(source_text(path))
+    except (SyntaxError, ValueError, OSError):
+        return frozenset()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return frozenset(names)
+
+
 @functools.lru_cache(maxsize=64)
 def _imported_outside_try(text: str) -> frozenset[str]:
     """Top-level names of the modules a source imports outside try statements (parsed once

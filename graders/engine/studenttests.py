@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import pythons
-from .harness import Child, Limits, prepare_workdir, remove_folder
+from .harness import Child, Limits, copy_into, prepare_workdir, remove_folder
 from .session import Session
 from .submissions import read_regular_file
 
@@ -156,7 +156,7 @@ def _prepare(files: dict[str, Path], evidence: Evidence) -> tuple[Path, list[str
     own.mkdir()
     for name, path in files.items():
         if name.endswith(".py") and path.is_file() and path.stat().st_size <= 2_000_000:
-            shutil.copy2(path, own / name)
+            copy_into(own, name, path)
     folders = [OWN, CONTROL]
     reference = {name: (plan.reference / name).read_text(encoding="utf-8")
                  for name in plan.modules}

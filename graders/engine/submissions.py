@@ -45,6 +45,11 @@ MAX_FILE_BYTES = 2_000_000         # a bigger file is left out (and listed for a
 MAX_FILES = 200                    # files taken from one submission folder
 MAX_ZIP_BYTES = 20_000_000         # a .zip larger than this, unpacked, is refused
 MAX_ZIP_MEMBERS = 500
+# Subfolders (a package the main file imports: game/card.py) are taken with the files beside
+# the main file, as regular files only and within a .zip's bounds: MAX_FILES files and
+# MAX_ZIP_BYTES in all, at most MAX_DEPTH folders deep. What is left out is named, with why.
+MAX_DEPTH = 4
+SHOWN_LEFT_OUT = 10                # files left out named one by one in a note
 BOM = b"\xef\xbb\xbf"
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -160,10 +165,16 @@ class _Stage:
         self.problems: list[str] = []
 
     def add(self, name: str, data: bytes) -> None:
+        """Keep a file under ``name`` (a relative path: game/card.py for a subfolder's)."""
         if name in self.files:
             return
-        path = self.folder / name
+        parts = name.split("/")
+        path = self.folder.joinpath(*parts)
         try:
+            if "" in parts or ".." in parts or "." in parts:
+                raise ValueError(name)
+            if len(parts) > 1:          # the stage is the grader's own: no link in it
+                os.makedirs(path.parent, exist_ok=True)
             handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
                              0o644)
         except (OSError, ValueError):
@@ -279,8 +290,13 @@ def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[st
         tops = {tuple(p[:1]) for p, _ in files if len(p) > 1}
         where = list(tops.pop()) if len(tops) == 1 and all(len(p) > 1 for p, _ in files) \
             else []
+    left_out = []
     for parts, member in files:
-        if parts[:-1] != where:
+        if parts[:len(where)] != where:
+            left_out.append(f"{shown('/'.join(parts))} (outside {shown('/'.join(where))}/)")
+            continue
+        if len(parts) - len(where) - 1 > MAX_DEPTH:
+            left_out.append(f"{shown('/'.join(parts))} (more than {MAX_DEPTH} folders deep)")
             continue
         if member.file_size > MAX_FILE_BYTES:
             stage.problems.append(f"{shown('/'.join(parts))} in {what} left out: "
@@ -293,8 +309,12 @@ def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[st
             raise Refused(f"{shown(member.filename)} in {what} could not be unpacked "
                           f"({exc}).") from None
         if len(content) <= MAX_FILE_BYTES:
-            stage.add(parts[-1], content)
-    return f"the files in {shown('/'.join(where))}/" if where else "its files"
+            stage.add("/".join(parts[len(where):]), content)
+    taken = f"the files in {shown('/'.join(where))}/" if where else "its files"
+    if left_out:
+        stage.problems.append(f"left out of {what}: {_listed(left_out)}")
+        taken += f" (left out: {_listed(left_out)})"
+    return taken
 
 
 def _unpack_zips(stage: _Stage, main_name: str, notes: list[str], seen: list[str]) -> None:
@@ -319,7 +339,8 @@ def _main_in(files: dict[str, Path], main_name: str, notes: list[str]) -> dict[s
         notes.append(f"used {shown(original)} as {main_name}")
         files[main_name] = files.pop(original)
         return files
-    python_files = [n for n in files if n.endswith(".py") and not n.startswith("test_")]
+    python_files = [n for n in files if n.endswith(".py") and not n.startswith("test_")
+                    and "/" not in n]
     if len(python_files) == 1:
         notes.append(f"used {shown(python_files[0])} as {main_name} (the only Python file)")
         files[main_name] = files.pop(python_files[0])
@@ -407,28 +428,111 @@ def _take_folder(dir_fd: int, prefix: str, stage: _Stage, seen: list[str]) -> No
         stage.copy(dir_fd, name, name, what)
 
 
+@dataclass
+class _Tree:
+    """The files taken below a submission's folder, and those left out (with why)."""
+
+    taken: list[str] = field(default_factory=list)
+    left_out: list[str] = field(default_factory=list)
+
+    def say(self, notes: list[str], problems: list[str]) -> None:
+        """Notes for the student (and a TA) naming what was taken and left out."""
+        if self.taken:
+            notes.append(f"took the files in its subfolders too: {_listed(self.taken)}")
+        if self.left_out:
+            shown_out = "; ".join(self.left_out[:SHOWN_LEFT_OUT])
+            more = len(self.left_out) - SHOWN_LEFT_OUT
+            text = (f"left out {len(self.left_out)} file(s) of its subfolders: {shown_out}"
+                    + (f"; and {more} more" if more > 0 else ""))
+            notes.append(text)
+            problems.append(text)
+
+
+def _take_subfolders(dir_fd: int, prefix: str, name_prefix: str, stage: _Stage,
+                     seen: list[str], tree: _Tree, depth: int = 1) -> None:
+    """Copy the files of a folder's subfolders (a package: game/card.py) as regular files
+    only, within the bounds of a .zip; what cannot be taken is left out and named in
+    ``tree``. Hidden folders and virtual environments are not the program's."""
+    for name, info in _entries(dir_fd):
+        if not stat.S_ISDIR(info.st_mode) or name.startswith("."):
+            continue
+        what = shown(prefix + name) + "/"
+        if depth > MAX_DEPTH:
+            tree.left_out.append(f"{what} (more than {MAX_DEPTH} folders deep)")
+            continue
+        inner = _open_folder(name, dir_fd)
+        try:
+            if _lstat(inner, "pyvenv.cfg") is not None:
+                tree.left_out.append(f"{what} (a virtual environment, not part of the "
+                                     "program)")
+                continue
+            _take_files_below(inner, prefix + name + "/", name_prefix + name + "/", stage,
+                              seen, tree)
+            _take_subfolders(inner, prefix + name + "/", name_prefix + name + "/", stage,
+                             seen, tree, depth + 1)
+        finally:
+            os.close(inner)
+
+
+def _take_files_below(dir_fd: int, prefix: str, name_prefix: str, stage: _Stage,
+                      seen: list[str], tree: _Tree) -> None:
+    """The regular files of one subfolder (a link, a device or too much is left out)."""
+    for name, info in _entries(dir_fd):
+        if stat.S_ISDIR(info.st_mode):
+            continue
+        what = shown(prefix + name)
+        seen.append(what)
+        why = _cannot_take(info, stage)
+        if why is None:
+            try:
+                stage.copy(dir_fd, name, name_prefix + name, what)
+            except Refused as exc:          # a hard link: left out, never followed
+                why = str(exc).split(":")[0].removeprefix(what).strip() or "refused"
+        if why is None and name_prefix + name in stage.files:
+            tree.taken.append(name_prefix + name)
+        else:
+            tree.left_out.append(f"{what} ({why or 'the name cannot be used here'})")
+
+
+def _cannot_take(info: os.stat_result, stage: _Stage) -> str | None:
+    """Why a subfolder's file is left out (not a regular file, or past the bounds), or None."""
+    if not stat.S_ISREG(info.st_mode):
+        return f"{_kind(info.st_mode)}, not a regular file"
+    if len(stage.files) >= MAX_FILES:
+        return f"the grader takes at most {MAX_FILES} files"
+    if info.st_size > MAX_FILE_BYTES:
+        return f"{info.st_size:,} bytes (the limit is {MAX_FILE_BYTES:,})"
+    if sum(path.stat().st_size for path in stage.files.values()) + info.st_size > MAX_ZIP_BYTES:
+        return f"the grader takes at most {MAX_ZIP_BYTES:,} bytes in all"
+    return None
+
+
 def _from_folder(path: Path, main_name: str, stage: _Stage, notes: list[str],
                  seen: list[str], parent_fd: int | None = None) -> None:
     handle = _open_folder(path if parent_fd is None else path.name, parent_fd)
+    tree = _Tree()
     try:
         _take_folder(handle, "", stage, seen)
         names = {n.lower() for n in stage.files}
-        if main_name.lower() in names or any(n.endswith(".zip") for n in names):
-            return
         folders = [(n, i) for n, i in _entries(handle) if stat.S_ISDIR(i.st_mode)]
-        if len(folders) != 1:
+        if main_name.lower() in names or any(n.endswith(".zip") for n in names) \
+                or len(folders) != 1:
+            _take_subfolders(handle, "", "", stage, seen, tree)
             return
         inner = _open_folder(folders[0][0], handle)
         try:
             info = _lstat(inner, main_name)
             if info is None:
+                _take_subfolders(handle, "", "", stage, seen, tree)
                 return
             notes.append(f"found {main_name} inside {shown(folders[0][0])}/")
             _take_folder(inner, folders[0][0] + "/", stage, [])
+            _take_subfolders(inner, folders[0][0] + "/", "", stage, [], tree)
         finally:
             os.close(inner)
     finally:
         os.close(handle)
+        tree.say(notes, stage.problems)
 
 
 def from_path(path: Path, main_name: str, student: str | None = None) -> Submission:
@@ -758,6 +862,13 @@ def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Sub
 # nothing_to_review's verdicts on a file with no code of the student's own (plugin: every item
 # nothing could judge is 0 then, not left for a TA)
 EMPTY_FILE, NO_OWN_CODE = "the file is empty", "the code does nothing of its own yet"
+NOT_SEEN_WORKING = "the program could not be seen working in any run"
+# Review items judged on the source alone. The rule, the same in every grader: readability
+# reads only the files (line lengths, names, docstrings), so a program whose every run crashed
+# at start-up is still judged on its source like any other; only the review items about how
+# the program behaves (a UI, say) get nothing when no run showed the program working. A file
+# Python cannot parse, an empty file and the unchanged template give every review item 0.
+SOURCE_ONLY_REVIEW = ("readability",)
 
 
 def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
@@ -790,7 +901,7 @@ def nothing_to_review(submission: Submission, rubric: Rubric, runs: list[dict],
             and r.get("program") in (None, *submission.files)]
     scored = any(v.score > 0 for v in verdicts if not v.item.review)
     if mine and not scored and not any(r.get("asked") or r.get("readable") for r in mine):
-        return ("the program could not be seen working in any run",
+        return (NOT_SEEN_WORKING,
                 f"in none of the grader's {len(mine)} runs did the program ask a question or "
                 f"print readable text ({mine[0].get('ended_how', '').rstrip('.')})")
     return None

@@ -76,6 +76,10 @@ def check_bets(result, evidence, games):
     """Refused bets asked again, the whole purse accepted."""
     require(result, evidence)
     (run,) = played(result, games, console.BETS.name)
+    if how := console.no_bet_asked(run):
+        result.fail(f"The program never asked for a bet, so none of the {len(run.plan.bets)} "
+                    f"bets of the plan could be typed: {how}.", expected="the bet question",
+                    actual=how, evidence=run.transcript, evidence_title=TRANSCRIPT)
     score(result, console.judge_bets(run), "bets typed", evidence_title=TRANSCRIPT)
 
 
@@ -89,8 +93,12 @@ def check_console(result, evidence, games):
     if evidence.logic_hangs and not all(run.ended for run in runs):
         result.note("A game stopped where HiLo_Game did not return (an endless loop); that is "
                     "marked under stages and double_or_nothing, not here.")
+    unbet = all(console.no_bet_asked(run) for run in runs)
     score(result, requirements, "steps of the games checked",
-          not_judged="The games could not be followed far enough to check anything.",
+          not_judged="The program never asked for a bet, so the purse before each bet and the "
+                     "hands and purse of its summary could not be checked against bets the "
+                     "grader typed." if unbet else
+                     "The games could not be followed far enough to check anything.",
           evidence_title=TRANSCRIPT)
 
 

@@ -68,7 +68,7 @@ class Plan:
         deals = "; ".join(f"{d.cards[0]} and {d.cards[1]} ({'right' if d.right else 'wrong'} "
                           f"guess{', then ' + d.then.strip() if d.then else ''})"
                           for d in self.deals)
-        return (f"Bets typed: {', '.join(map(repr, self.bets))}, then 'quit' at any further "
+        return (f"Bets to type: {', '.join(map(repr, self.bets))}, then 'quit' at any further "
                 f"bet question. Cards: {deals}.")
 
 
@@ -158,7 +158,9 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
     run, bets, deals = GameRun(plan), list(plan.bets), list(plan.deals)
     deal: Deal | None = None
     visible: PlayingCard | None = None
-    new_deal, tried_guess, tried_choice, others, dealt = False, False, False, 0, 0
+    # a deal starts at a bet, a double, or (in a game that asks no bet) the first guess and
+    # the first guess after 'play again?'
+    new_deal, tried_guess, tried_choice, others, dealt = True, False, False, 0, 0
     carried = ""                    # the output before a pause, for the question after it
     try:
         while (prompt := session.wait()) is not None:
@@ -197,7 +199,10 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
                     policy.start_deal(dealt)
                     new_deal = True
             elif kind == "again":
-                typed = session.answer("yes" if bets else "no")
+                # the plan goes on while it has bets and cards: a game that asks no bet (a
+                # stake of its own) is not played on for ever, only the deals of the plan
+                typed = session.answer("yes" if bets and deals else "no")
+                new_deal = True
                 run.steps.append(Step(kind, before, typed))
                 continue
             else:
@@ -302,6 +307,20 @@ def judge_bets(run: GameRun) -> list[Requirement]:
     return requirements
 
 
+ASKED = {"guess": "higher or lower", "choose": "double or pass",
+         "again": "whether to play again", "other": "a question the grader could not place"}
+
+
+def no_bet_asked(run: GameRun) -> str | None:
+    """Why no bet of the plan could be typed (the game never asked for one), or None."""
+    if any(step.kind == "bet" for step in run.steps):
+        return None
+    if run.steps:
+        return f"it asked {ASKED[run.steps[0].kind]} first and never a bet"
+    return "it " + (f"ended before any question ({run.problem.rstrip('.')})" if run.problem
+                    else "ended without asking anything")
+
+
 def _nth_bet(steps: list[Step], index: int) -> int | None:
     bets = [at for at, step in enumerate(steps) if step.kind == "bet"]
     return bets[index] if index < len(bets) else None
@@ -363,7 +382,13 @@ def judge_console(run: GameRun, rejects, logic_hangs: bool = False) -> list[Requ
                                 announced(following.before if following else run.tail)]
             hand_start = True
     stopped = steps and (steps[-1].typed.strip().lower() == "quit" or steps[-1].kind == "again")
-    if run.ended and (stopped or flow.purse == 0):
+    # hands played without a bet the grader saw taken (a stake of the program's own, or
+    # questions after a bet it could not place): the grader cannot know the hands and the
+    # purse the summary must show, so it does not judge it
+    first_bet = next((at for at, step in enumerate(steps) if step.kind == "bet"), 0)
+    unbet = not flow.hands and any(step.kind in ("guess", "choose", "other")
+                                   for step in steps[first_bet:])
+    if run.ended and (stopped or flow.purse == 0) and not unbet:
         requirements.append(_summary_requirement(run, flow))
     elif not run.ended and not (logic_hangs and HUNG.search(run.problem or "")):
         requirements.append(check(False, f"Game '{run.plan.name}'", "the game played to its end",

@@ -153,6 +153,21 @@ def payout(runs: Runs):
     return lambda roll: table.get(tuple(roll)) or rules.calculateScore(roll)
 
 
+def payouts_whose(runs: Runs) -> str:
+    """Whose payouts the games expected, in words: the student's calculateScore's only where
+    it answered (``payout`` takes the handout's for the other rolls)."""
+    table = runs.payouts.result() if runs.payouts.done() else {}
+    needed = [tuple(roll) for roll in functions.rolls_needed()]
+    own = sum(roll in table for roll in needed)
+    if own == len(needed):
+        return "your own calculateScore's"
+    if own == 0:
+        return ("the handout's: the grader got no payout from your calculateScore, which is "
+                "marked in its own item")
+    return ("your own calculateScore's where it gave one, the handout's for the "
+            f"{len(needed) - own} roll(s) where it did not")
+
+
 def play_game(runs: Runs, index: int):
     """One scripted game."""
     scenario = scenarios.game_scenarios(payout(runs))[index]
@@ -343,7 +358,7 @@ def check_game(result, runs, attach, notes):
                     "screen showed the payouts the handout gives, though your calculateScore, "
                     "called on its own with the same dice, pays otherwise: the game was judged "
                     "on the handout's payouts (calculateScore's mistake is its own item's).")
-    result.note("The games played (payouts are your own calculateScore's):\n" +
+    result.note(f"The games played (payouts are {payouts_whose(runs)}):\n" +
                 "\n".join(f"- '{scenario.name}': {scenario.purpose}" for scenario, _ in games))
     if runs.hung_at_start:
         notes(f"A game run did not get to its first question: {runs.hung_at_start}", True)

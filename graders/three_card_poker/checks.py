@@ -137,7 +137,7 @@ def grade_function(result, evidence, oracle: functions.Oracle) -> None:
     if oracle.helpers:
         result.note(swap_note(oracle.function, oracle.helpers, own.fraction,
                               kit and kit.fraction, verdict.swapped))
-    verdict.score(result, noun="hands", credit_text=functions.HALF_TEXT)
+    verdict.score(result, noun="hands", credit_text=functions.half_text(verdict))
 
 
 @pytest.mark.item("hand_to_string")

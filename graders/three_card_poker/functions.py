@@ -17,10 +17,22 @@ from . import explain, rules
 
 PREDICATES = ("has_pair", "has_straight", "has_triple")
 # sort_hand: the right list, but the argument was sorted in place (or returned as the result)
-# breaks only the "new list" part of the rule, so such a hand counts half.
+# breaks only the "new list" part of the rule, so such a hand counts half (the handout says
+# so in its marking scheme, section 13).
 HALF_RIGHT = 0.5
-HALF_TEXT = "the right cards in the right order for {count} {noun}, but not as a new list, " \
-            "which counts half"
+SAME_LIST = "It returned the list it was given, not a new one."
+
+
+def half_text(sweep: Sweep) -> str:
+    """How sort_hand's half-right hands are worded (``credit_text``): true of each of them,
+    whether it returned the list it was given or a new list after changing its argument."""
+    part = [failure for failure in sweep.failures if failure.credit]
+    same = sum(failure.detail == SAME_LIST or failure.why == explain.why_sort_hand("same")
+               for failure in part)
+    how = (", but not as a new list" if same == len(part) else
+           " as a new list, but it changed the list it was given" if same == 0 else
+           ", but not as a new list, or with the list it was given changed")
+    return "the right cards in the right order for {count} {noun}" + how + ", which counts half"
 
 
 @dataclass(frozen=True)
@@ -65,6 +77,8 @@ def _judge_sort(hand: list[int], entry: dict, expected: list[int]) -> Failure | 
     # the example shown first: a hand with no credit, else one whose argument was changed
     return Failure(hand, spelled("sort_hand", hand), got, repr(expected),
                    explain.why_sort_hand(problem),
+                   detail=SAME_LIST if problem == "changed" and entry.get("same") is not None
+                   else "",
                    credit=credit, priority=0 if problem == "changed" else 1)
 
 

@@ -943,7 +943,11 @@ def run_program():
     if CONFIG.get("stand_ins"):
         # modules imported outside any try that this Python lacks (the grader's list):
         # stand-ins, as for the function calls, so one import does not stop the game
-        sys.meta_path.append(_StubFinder(only=frozenset(CONFIG["stand_ins"])))
+        import ast
+        stubs = _StubFinder(only=frozenset(CONFIG["stand_ins"]))
+        stubs.defined = _defined_names(compile(_python_source(target), target, "exec",
+                                               ast.PyCF_ONLY_AST, dont_inherit=True))
+        sys.meta_path.append(stubs)
     status, code, error = "finished", 0, None
     try:
         watch.start()
@@ -1294,6 +1298,45 @@ class _Harmless:
 _QUIET_PREFIXES = ("assert", "check", "expect", "test")
 
 
+class _OwnDefinition:
+    """A name the student's file defines itself, asked of a stand-in module before the file
+    defined it (``from hands import has_pair`` above ``def has_pair``): a call goes to the
+    file's own definition, as the course's module would have given the same function."""
+
+    def __init__(self, finder, name):
+        self._finder, self._name = finder, name
+
+    def __call__(self, *args, **kwargs):
+        own = self._finder.owner().get(self._name)
+        if own is None or _is_stand_in(own):
+            return None
+        return own(*args, **kwargs)
+
+    def __repr__(self):
+        return "<%s: the file's own>" % self._name
+
+
+def _is_stand_in(value):
+    """A value a stand-in module gave (not the student's own)."""
+    return isinstance(value, (_Harmless, _OwnDefinition)) or value is _quiet or \
+        value is _stub_input
+
+
+def _defined_names(tree):
+    """Functions and classes a module defines at its top level (inside if/try blocks too, not
+    inside functions or classes)."""
+    import ast
+    names, todo = set(), list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo.extend(getattr(node, field, None) or ())
+    return names
+
+
 def _stub_module_class(finder):
     import types
 
@@ -1308,6 +1351,11 @@ def _stub_module_class(finder):
                               if name.lower().startswith(_QUIET_PREFIXES + ("input",)))
             if attr.startswith("__"):
                 raise AttributeError(attr)
+            # never a stand-in for what the file defines itself (programs pasted together
+            # from a course's pages import its modules AND define their functions)
+            own = finder.own(attr)
+            if own is not None:
+                return own              # not kept: looked up again at every use
             lower = attr.lower()
             if lower.startswith(_QUIET_PREFIXES):
                 value = _quiet
@@ -1331,6 +1379,23 @@ class _StubFinder:
         self.free_names = set()       # names the student's file uses but never defines
         self.module_class = _stub_module_class(self)
         self.only = only              # a terminal run: only these top-level names
+        self.defined = set()          # functions and classes the student's file defines
+        self.namespace = None         # the student's module's globals (None: __main__'s)
+
+    def owner(self):
+        """The globals of the student's module."""
+        if self.namespace is not None:
+            return self.namespace
+        main = sys.modules.get("__main__")
+        return vars(main) if main is not None else {}
+
+    def own(self, name):
+        """The file's own ``name``: its definition when made, else a stand-in that calls it;
+        None when the file neither defines nor holds such a name."""
+        value = self.owner().get(name)
+        if value is not None and not _is_stand_in(value):
+            return value
+        return _OwnDefinition(self, name) if name in self.defined else None
 
     def find_spec(self, fullname, path=None, target=None):
         top = fullname.partition(".")[0]
@@ -1469,11 +1534,12 @@ def _load_module(target, name, stubs=None):
     source = _python_source(target)
     tree = compile(source, target, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     compile(tree, target, "exec", dont_inherit=True)    # every syntax error before any run
-    if stubs is not None:
-        stubs.free_names = _free_names(tree)
     lines = source.decode("utf-8", "replace").splitlines()
     spec = importlib.util.spec_from_file_location(name, target)
     module = importlib.util.module_from_spec(spec)
+    if stubs is not None:
+        stubs.free_names = _free_names(tree)
+        stubs.defined, stubs.namespace = _defined_names(tree), module.__dict__
     module.__doc__ = ast.get_docstring(tree, clean=False)
     sys.modules[name] = module
     skip = {int(n) for n in os.environ.get("KIT_LOAD_SKIP", "").split(",") if n.strip()}
