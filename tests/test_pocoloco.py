@@ -249,7 +249,7 @@ def test_every_round_a_deduction_names_was_read_consistently(graded):
                     assert record["consistent"] and record["judged"], (name, sentence, record)
                     checked += 1
                 for number, game_name, player, count in ROLLED.findall(clause):
-                    played = game_name or ITEM_GAME.get(item, "long")
+                    played = game_name or (games[0] if games else ITEM_GAME.get(item, "long"))
                     rolls = readings[played][int(number) - 1]["rolls"]
                     assert len(rolls.get(player, [])) == int(count), (name, sentence, rolls)
     assert checked >= 20          # the mutants' deductions name rounds
