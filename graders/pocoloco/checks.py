@@ -381,9 +381,14 @@ def check_points_totals(games, result):
         high, low, amount = reading.expected(3)
         result.judged(1 if receiver is not None else 0)
         if receiver is not None and receiver not in low:
-            result.fail("Your program does not show points totals, and in Round 4 (1 6 2 = 162 "
-                        "beats 6 6 5 = 125; 5 5 4 = 14 is lowest) the wrong player received "
-                        "the chips.", evidence=reading.excerpt(four))
+            # "does not show" only where no total was looked for at all: a program that shows
+            # wrong totals shows them
+            shown = ("Your program showed a wrong points total, or none, for every points "
+                     "roll the grader checked (" + "; ".join(bad[:6]) + ")") if bad else \
+                "Your program does not show points totals"
+            result.fail(f"{shown}, and in Round 4 (1 6 2 = 162 beats 6 6 5 = 125; 5 5 4 = 14 "
+                        "is lowest) the wrong player received the chips.",
+                        evidence=reading.excerpt(four))
         if receiver is None and bad:
             result.fail("The grader found no correct points total in your output: "
                         + "; ".join(bad[:6]) + ".")

@@ -174,7 +174,14 @@ def classify(wording: str, context: str) -> str:
 
 # A "which dice?" question that also offers to keep every die is the roll-again question
 KEEP_ALL = re.compile(r"\bnone\b|\bkeep (all|them|every)|\bno dice\b|\b0 to (keep|stop)|"
-                      r"\b(enter|blank|nothing)\b.{0,30}\b(keep|stop|end|none)", re.I)
+                      r"\b(enter|blank|nothing)\b.{0,30}\b(keep|stop|end|none)|"
+                      r"\bor \(?\w\)? (to|=) (stop|keep|hold|stay)\b|\bor (stop|hold|stay)\b",
+                      re.I)
+
+
+# "Which dice do you KEEP?" names the dice to keep, not the dice to throw again
+KEEP_WHICH = re.compile(r"which (dice|die|ones?)\b.{0,20}\bkeep|\bdice to keep\b|"
+                        r"\bkeep which\b", re.I)
 
 
 # The same question asked again in other words after an answer the program did not take
@@ -233,8 +240,10 @@ def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
             # a clash scenario types a computer's name first; a program that refuses it and
             # asks again gets the usual name
             policy.human = scenario.typed_name if asked["name"] == 1 else HUMAN
+        # (the same "which dice?" asked again after a refused answer stays what it was)
         dice_offer = kind == "dice" and KEEP_ALL.search(prompt.context[-300:]) and \
-            not _just_said_yes(decisions, session)
+            not _just_said_yes(decisions, session) and \
+            not (prompt.repeats and decisions and decisions[-1].kind == "dice")
         if dice_offer:
             kind = "roll"        # "which dice to re-roll? (ALL, or NONE to keep)" is the offer
         human_round, human_rolls = 0, 0
@@ -265,6 +274,8 @@ def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
         meaning = intent                                    # for roll questions: yes = roll
         if dice_offer:
             intent = "all-dice" if rolls else "no-dice"
+        elif kind == "dice" and KEEP_WHICH.search(prompt.wording or prompt.context[-200:]):
+            intent = "no-dice"          # "Which dice do you KEEP?": none, to re-roll them all
         elif kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
             intent = {"yes": "no", "no": "yes"}[intent]     # "Do you want to stop? (y/n)"
         question = prompt.wording if len(prompt.wording.strip()) > 3 else prompt.context[-80:]

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from graders.engine.readers.dice import LearnedDice, find_dice, learn_pictures
 from graders.engine.readers.standings import last_standings
 
 from . import rules, verify
@@ -187,7 +188,6 @@ class Reading:
     def _partial(self, before: list[int], drawn: list[int], end: int) -> list[int] | None:
         """A re-roll of some dice: the roll it makes, with the kept dice from ``before``, as
         the program printed it next (as digits or big dice); None when it cannot be told."""
-        from graders.engine.readers.dice import find_dice
         following = self.text[end:end + 2500]
         candidates = []
         for kept in itertools.combinations(range(3), 3 - len(drawn)):
@@ -418,12 +418,18 @@ class Reading:
         return self._remember(("shown", end, faces), lambda: self._shown(end, faces))
 
     def _shown(self, end: int, faces: tuple[int, ...]) -> bool:
-        from graders.engine.readers.dice import find_dice
         following = self.text[end:end + 2500]
         digits = r"\D{1,6}".join(str(f) for f in faces)
         if re.search(r"(?<!\d)" + digits + r"(?!\d)", following):
             return True
-        return find_dice(following, list(faces)) is not None
+        return find_dice(following, list(faces)) is not None or \
+            self.pictures().found_in(following, list(faces))
+
+    def pictures(self) -> LearnedDice:
+        """The program's own dice pictures, learned from every roll's loaded faces."""
+        return self._remember(("pictures",), lambda: learn_pictures(
+            [(roll, self.text[end:end + 2500]) for round_ in self.rounds
+             for turn in round_.turns.values() for roll, end in zip(turn.rolls, turn.ends)]))
 
     def announced_winner(self, index: int) -> str | None:
         """A player named on a line about winning the round, after its last roll."""

@@ -167,6 +167,12 @@ class LearnedDice:
     faces: list[list[int]]
     consistent: bool
 
+    def found_in(self, text: str, faces: list[int]) -> bool:
+        """The first art printed in ``text`` shows ``faces`` in the learned pictures."""
+        cells = _cells(text, len(faces)) if self.consistent else None
+        return cells is not None and all(self.pictures.get(face) == cell
+                                         for face, cell in zip(faces, cells))
+
     def shows(self, index: int) -> bool:
         """Sample ``index`` shows its faces in the learned pictures, side by side."""
         cells = self.samples[index]
@@ -174,10 +180,32 @@ class LearnedDice:
             self.pictures.get(face) == cell for face, cell in zip(self.faces[index], cells))
 
 
+def _art_blocks(text: str) -> list[list[str]]:
+    """Like ``_blocks``, but a row of spaces inside a block is part of it (a die's empty
+    middle row printed as spaces: "●     ●" over "       " over "●     ●")."""
+    blocks, current = [], []
+    for line in text.split("\n"):
+        if line.strip() and not PROSE.search(line):
+            current.append(line.rstrip())
+        elif current and line and not line.strip():
+            current.append("")
+        else:
+            while current and not current[-1]:
+                current.pop()
+            if current:
+                blocks.append(current)
+            current = []
+    while current and not current[-1]:
+        current.pop()
+    if current:
+        blocks.append(current)
+    return blocks
+
+
 def _cells(text: str, count: int) -> list[tuple[str, ...]] | None:
     """The first block of art in the text cut into ``count`` pictures side by side (each
     its rows, trimmed), or None."""
-    for block in _blocks(text):
+    for block in _art_blocks(text):
         if len(block) < 2:
             continue
         wide = max(len(line) for line in block)

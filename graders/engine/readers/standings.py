@@ -45,6 +45,9 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
         number = NEXT_NUMBER.match(line[end:stop])
+        # "Order: 1. Mo, 2. Ann": a number just before the next name is that name's label
+        if number and stop < len(line) and re.fullmatch(r"[.):]\s*", line[end + number.end():stop]):
+            continue
         if number and name not in found:
             found[name] = int(number.group(1))
     return found
