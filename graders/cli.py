@@ -31,8 +31,11 @@ from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
 GRADERS = Path(__file__).resolve().parent
-# reports/ of the repository; an installed kit writes them where it is run
-REPORTS = KIT_ROOT / "reports" if DATA_ROOT == KIT_ROOT else Path("reports")
+# A class's reports go to reports/ in the folder the command is run from (`make grade` runs
+# in the kit's folder), never to the kit's own folder when run from elsewhere; a single
+# `grade` writes beside them, in reports/single/, never into a class's reports.
+REPORTS = Path("reports")
+SINGLE = REPORTS / "single"
 
 
 class UsageError(Exception):
@@ -85,7 +88,8 @@ def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
     if args.item is not None or args.format == "classroom":
         return _grade_item(args, rubric)
-    args.out = args.out or str(REPORTS)
+    args.out = args.out or str(SINGLE)
+    _not_a_class(Path(args.out), rubric)
     platform = args.format if args.format in outputs.PLATFORMS else None
     target = Path(args.path)
     if platform and not target.exists() and not target.is_symlink():
@@ -97,6 +101,7 @@ def cmd_grade(args) -> int:
         raise UsageError(f"no such file or folder: {args.path}")
     submission = _one(rubric, args.path)
     folder = Path(args.out) / rubric.assignment / submission.student
+    print(f"Reports go to {folder}/")
     kit_json = None if platform or not args.json else Path(args.json)
     if not submission.found and not submission.refused:
         # nothing to grade: say what was found, in results.json too (e.g. for Gradescope)
@@ -119,6 +124,17 @@ def cmd_grade(args) -> int:
     print(reports.summary_text(report))
     print(f"results: {json_path}\nfeedback: {folder / 'feedback.md'}")
     return 0
+
+
+def _not_a_class(out: Path, rubric: Rubric) -> None:
+    """A single ``grade`` never writes into a class's reports folder (made by grade-all): it
+    would become a student of that class in the next report."""
+    for folder in (out, out / rubric.assignment):
+        owner = classbook.read_state(folder).get("folder")
+        if owner:
+            raise UsageError(f"{folder} holds the class reports of {owner} (grade-all): a "
+                             f"single grade does not write there. Give another --out (the "
+                             f"default is {SINGLE}).")
 
 
 def _platform_json(args, rubric: Rubric, student: str) -> Path:
@@ -291,8 +307,17 @@ def cmd_grade_all(args) -> int:
     if unknown:
         raise UsageError(f"--only: no submission of {', '.join(unknown)} in {folder} "
                          f"(students: {', '.join(sorted(current))})")
-    _ta_files(rubric, out, set(current))
+    other = classbook.other_class(out, folder)
+    if other and not args.replace:
+        raise UsageError(other)
+    if not other:               # --replace: the other class's overrides are set aside
+        _ta_files(rubric, out, set(current))
     _isolation()
+    replaced = classbook.claim(out, folder)
+    print(f"Reports of {folder.resolve()} go to {out.resolve()}/")
+    if replaced:
+        print(f"The reports of the class folder graded there before were moved to {replaced}/ "
+              f"(--replace).")
     started = time.monotonic()
     grader = classbook.grader_hash(rubric.assignment)
     if only:
@@ -368,6 +393,7 @@ def cmd_report(args) -> int:
     students = classbook.stored_students(out)
     if not students:
         raise UsageError(f"no stored results in {out}; run grade-all first")
+    print(f"Rebuilding the class files in {out.resolve()}/ from the stored results")
     _ta_files(rubric, out, set(students))
     state = classbook.read_state(out)
     folder = Path(state["folder"]) if state.get("folder") else None
@@ -420,8 +446,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("assignment")
     grade.add_argument("path", help="the main file, or a folder holding it")
     grade.add_argument("--json", help="where to write the results JSON")
-    grade.add_argument("--out", help="reports folder (default: reports; with --item, beside "
-                       "the stored result, in the graded repository)")
+    grade.add_argument("--out", help="reports folder (default: reports/single, never a "
+                       "class's reports; with --item, beside the stored result, in the "
+                       "graded repository)")
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
@@ -439,12 +466,16 @@ def build_parser() -> argparse.ArgumentParser:
     every = sub.add_parser("grade-all", help="grade every submission in a folder")
     every.add_argument("assignment")
     every.add_argument("folder")
-    every.add_argument("--out", default=str(REPORTS), help="reports folder")
+    every.add_argument("--out", default=str(REPORTS),
+                       help="reports folder (default: reports/ in the current folder)")
     every.add_argument("--jobs", type=int, default=0, help="worker processes (default: cores)")
     every.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
     every.add_argument("--force", action="store_true",
                        help="regrade every submission, also those unchanged since last time")
+    every.add_argument("--replace", action="store_true",
+                       help="the reports folder was built from another class folder: move "
+                            "those reports aside (.replaced/) and build it for this one")
     every.add_argument("--only", action="append", metavar="STUDENT",
                        help="regrade just this student (repeatable); the class files are "
                             "rebuilt from every stored result")

@@ -87,7 +87,11 @@ def _copy(graded, tmp_path: Path, class_too: bool = False) -> tuple[Path, Path]:
     folder, reports, _ = graded
     shutil.copytree(reports, tmp_path / "reports")
     if class_too:
+        # the copied reports belong to the copied class folder (as if both had been moved)
         folder = Path(shutil.copytree(folder, tmp_path / "class"))
+        state = tmp_path / "reports" / "pocoloco" / classbook.STATE
+        state.write_text(json.dumps({**json.loads(state.read_text()),
+                                     "folder": str(folder.resolve())}))
     return folder, tmp_path / "reports"
 
 
@@ -254,6 +258,71 @@ def test_a_vanished_submission_is_set_aside_and_dropped_from_the_class_files(
     assert "wongalex" in report.split("## Set aside")[1]
     once_more = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
     assert "Set aside" not in once_more.stdout                  # listed once
+
+
+# ---------------------------------------------------------------------- whose reports
+def _cli_from(folder: Path, kit: Path, *args):
+    """The command line run from a TA's own folder (not the kit's), as an installed kit is."""
+    env = dict(os.environ, PYTHONPATH=str(kit))
+    return subprocess.run([sys.executable, "-m", "graders", *args], capture_output=True,
+                          text=True, cwd=folder, env=env, timeout=300)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_reports_belong_to_the_class_folder_they_were_built_from(graded, tmp_path, kit):
+    """grade-all on a second class folder with the first one's reports folder (the default,
+    run from the TA's folder) is refused, with both folders named, until --replace; then the
+    first class's reports are moved aside whole, never deleted."""
+    first, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    before = _files(out)
+    other = tmp_path / "Classe Été 2026" / "Devoir 5 — PocoLoco"
+    other.mkdir(parents=True)
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", other / "garciamaria_45678_90123_a5.py")
+    refused = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(other))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert str(first.resolve()) in refused.stderr and str(other) in refused.stderr
+    assert "--replace" in refused.stderr and "[1/" not in refused.stdout
+    assert _files(out) == before                         # nothing moved, nothing rewritten
+    replaced = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(other), "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stdout.splitlines()[0] == f"Reports of {other} go to {out.resolve()}/"
+    assert set(_gradebook(out)) == {"garciamaria"}
+    assert [row[1] for row in _rows(out / "canvas.csv")[2:]] == ["45678"]
+    (aside,) = (out / ".replaced").iterdir()
+    assert _files(aside)["smithjane/automatic.json"] == before["smithjane/automatic.json"]
+    assert "overrides.toml" in _files(aside) and not (out / ".vanished").exists()
+    assert not (kit / "reports").exists()
+    back = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(first))
+    assert back.returncode == 2 and str(other) in back.stderr
+
+
+def test_a_single_grade_never_touches_a_class(graded, tmp_path, kit):
+    """`grade` of one file, run from the folder that holds a class's reports: its report goes
+    to reports/single/, said in its first line; the class's files are left as they were and
+    `report` still finds only the class's students."""
+    _, reports = _copy(graded, tmp_path)
+    before = _files(reports)
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", tmp_path / "a5.py")
+    done = _cli_from(tmp_path, kit, "grade", "pocoloco", "a5.py")
+    assert done.returncode == 0, done.stderr
+    single = Path("reports") / "single" / "pocoloco" / "a5"
+    assert done.stdout.splitlines()[0] == f"Reports go to {single}/"
+    assert (tmp_path / single / "results.json").is_file()
+    assert {k: v for k, v in _files(reports).items() if not k.startswith("single")} == before
+    into = _cli_from(tmp_path, kit, "grade", "pocoloco", "a5.py", "--out", "reports")
+    assert into.returncode == 2 and "single grade does not write there" in into.stderr
+    report = _cli_from(tmp_path, kit, "report", "pocoloco")
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.splitlines()[0].startswith(
+        f"Rebuilding the class files in {(reports / 'pocoloco').resolve()}/")
+    assert set(_gradebook(reports / "pocoloco")) == {"smithjane", "leekevin", "wongalex", NO_ID}
+    assert "a5" not in (reports / "pocoloco" / "canvas.csv").read_text()
+    assert not (kit / "reports").exists()
 
 
 # ---------------------------------------------------------------------- overrides

@@ -43,7 +43,10 @@ AUTOMATIC_JSON = "automatic.json"
 AUTOMATIC_MD = "automatic.md"
 MARKER = ".graded"
 VANISHED = ".vanished"
-STATE = ".classbook.json"
+STATE = ".classbook.json"          # the class folder the reports were built from, ...
+REPLACED = ".replaced"             # reports of another class folder, set aside (--replace)
+LOCK = ".lock"                     # held by the grade-all or report writing the folder
+LOCK_OWNER = ".lock-owner.json"    # who holds it: pid, host, start time
 OVERRIDES = "overrides.toml"
 OWNERS = ".override_owners.json"    # each overrides.toml table -> the LMS user id it is for
 # keys of a student's table in overrides.toml that are not rubric item ids
@@ -571,6 +574,43 @@ def write_state(out: Path, **facts) -> None:
     atomic_write(out / STATE, json.dumps(facts, indent=2))
 
 
+def other_class(out: Path, folder: Path) -> str | None:
+    """Why ``out`` may not be rebuilt from the class folder ``folder``, or None.
+
+    A reports folder belongs to the class folder it was built from (recorded in
+    ``.classbook.json``): rebuilding it from another one would set every student of the
+    first class aside and rewrite canvas.csv for the second."""
+    state = read_state(out)
+    recorded, source = state.get("folder"), str(Path(folder).resolve())
+    if not recorded or recorded == source or not (stored_students(out, any_report=True)
+                                                  or (out / OVERRIDES).is_file()):
+        return None
+    gone = "" if Path(recorded).is_dir() else " (that folder is not there any more)"
+    when = f", last graded {state['when']}" if state.get("when") else ""
+    return (f"{out} holds the reports of another class folder: {recorded}{gone}{when}. "
+            f"Grading {source} into it would set that class's students aside and rewrite its "
+            f"canvas.csv. Give this class a reports folder of its own (--out), or add "
+            f"--replace to move the other class's reports, overrides.toml included, to "
+            f"{out / REPLACED}/ (nothing is deleted) and start this one afresh.")
+
+
+def claim(out: Path, folder: Path) -> str | None:
+    """Record ``folder`` as the class folder of ``out`` before anything is graded. Reports
+    of another class folder (see ``other_class``; the caller has checked ``--replace``) are
+    moved, never deleted, to ``.replaced/<date>/``, which is returned."""
+    moved = None
+    state = read_state(out)
+    if other_class(out, folder):
+        moved = out / REPLACED / time.strftime("%Y%m%d-%H%M%S")
+        moved.mkdir(parents=True, exist_ok=True)
+        for entry in list(out.iterdir()):
+            if entry.name not in (REPLACED, LOCK, LOCK_OWNER):
+                shutil.move(str(entry), str(moved / entry.name))
+        state = {}
+    write_state(out, **{**state, "folder": str(Path(folder).resolve())})
+    return str(moved) if moved else None
+
+
 def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
     """canvas.csv for Canvas's gradebook import: Student, ID (Canvas's user id), SIS User ID,
     SIS Login ID, Section, then the assignment's column, with a "Points Possible" row first
@@ -775,7 +815,9 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
     for _ in range(max(1, min(jobs, len(queue)))):
         read_end, write_end = os.pipe()
         worker = subprocess.Popen(
-            [sys.executable, "-m", "graders", "_worker", assignment, str(folder), str(out),
+            # absolute paths: the workers run in the kit's folder, not the TA's
+            [sys.executable, "-m", "graders", "_worker", assignment, str(Path(folder).resolve()),
+             str(Path(out).resolve()),
              "--progress-fd", str(write_end)],
             cwd=KIT_ROOT, stdin=subprocess.PIPE, text=True, pass_fds=(write_end,))
         os.close(write_end)
