@@ -1,8 +1,10 @@
 """The command line contract, submission discovery and the results JSON schema."""
 import json
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from graders.engine.submissions import discover
 
@@ -82,3 +84,26 @@ def test_student_self_check_runs_public_items_only():
     assert "setup" in scored and "chips" not in scored and "tie-break" not in scored
     # without -v: the first line of each problem, whole, and how to see it in full
     assert "Run the same command with -v to see each problem in full" in done.stdout
+
+
+def test_make_grade_and_check_take_paths_with_spaces_and_any_letters(tmp_path):
+    """The README's make commands with a Canvas download in "Classe Été 2026/Devoir 5 —
+    PocoLoco" and reports in a folder named with an apostrophe: the Makefile quotes them."""
+    import shutil
+    classe = tmp_path / "Classe Été 2026" / "Devoir 5 — PocoLoco"
+    classe.mkdir(parents=True)
+    demo = KIT_ROOT / "demo_submissions" / "pocoloco" / "garciamaria_45678_90123_a5.py"
+    shutil.copy(demo, classe / "garciamaria_45678_90123_a5.py")
+    shutil.copy(demo, classe / "a5 final.py")
+    reports = tmp_path / "Rapports d'été"
+    # the kit's own Python, without the venv's set-up step (the suite runs in it already)
+    make = ["make", "-s", "-o", ".venv/.installed", f"BIN={Path(sys.executable).parent}"]
+    done = subprocess.run(make + ["grade", "ASSIGNMENT=pocoloco", f"SUBMISSIONS={classe}",
+                                  f"REPORTS={reports}"],
+                          capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (reports / "pocoloco" / "garciamaria" / "results.json").is_file()
+    checked = subprocess.run(make + ["check", "ASSIGNMENT=pocoloco",
+                                     f"FILE={classe / 'a5 final.py'}"], capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "self-check" in checked.stdout
