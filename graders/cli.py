@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -234,7 +235,24 @@ def cmd_check(args) -> int:
 def cmd_worker(args) -> int:
     """Grade students of a class, one at a time as grade-all hands them over (a name per
     line on standard input, or the names given), storing each result as soon as it is done
-    and saying so on the progress pipe (run by grade-all, one process per core)."""
+    and saying so on the progress pipe (run by grade-all, one process per core). Ctrl-C
+    reaches grade-all and its workers together: a worker stops quietly (grade-all says what
+    is kept), leaving the student it was grading without a result."""
+    signal.signal(signal.SIGINT, _interrupted_once)
+    try:
+        return _work(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _interrupted_once(signum, frame) -> None:
+    """A worker's first Ctrl-C stops it; another one (grade-all passes it on too) must not
+    cut its clean-up short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _work(args) -> int:
     rubric = _rubric(args.assignment)
     _isolation(quiet=True)
     folder, out = Path(args.folder), Path(args.out)
@@ -531,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except BrokenPipeError:       # e.g. piped into `head`
         return 0
+    except KeyboardInterrupt:     # Ctrl-C: no traceback (grade-all says what it kept)
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

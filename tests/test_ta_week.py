@@ -214,6 +214,38 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
     assert _result(out, cut, "automatic.json")["max_score"] == 24
 
 
+def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
+    """Ctrl-C on a terminal reaches grade-all and its workers (one process group): the TA
+    sees one line saying what is kept, no traceback from a worker or from pytest."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(DEMO / "smithjane_12345_67890_a5.py", folder / "smithjane_12345_67890_a5.py")
+    # a correct program that thinks before each answer: several seconds of grading (a
+    # sleep would not do: the grader's runs skip a program's sleeps)
+    slow = ("import builtins\n_ask = builtins.input\n\n\ndef _slow(prompt=''):\n"
+            "    for _ in range(8_000_000):\n        pass\n    return _ask(prompt)\n\n\n"
+            "builtins.input = _slow\n")
+    (folder / "zzslow_99999_99999_a5.py").write_text(
+        slow + (DEMO / "garciamaria_45678_90123_a5.py").read_text())
+    run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
+                            str(folder), "--out", str(tmp_path / "reports"), "--jobs", "1"],
+                           cwd=kit, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    line = run.stdout.readline()
+    while line and not line.startswith("[1/"):
+        line = run.stdout.readline()
+    assert line.startswith("[1/2]"), line
+    time.sleep(1)                                     # zzslow is being graded
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, out + err
+    assert err.strip().splitlines() == [
+        "Interrupted after 1 of 2: every finished result is kept; run the same command "
+        "again to grade the rest."], err
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+    assert (tmp_path / "reports" / "pocoloco" / "smithjane" / ".graded").is_file()
+
+
 def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):
     folder, reports = _copy(graded, tmp_path, class_too=True)
     out = reports / "pocoloco"

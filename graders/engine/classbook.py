@@ -27,6 +27,7 @@ import os
 import re
 import selectors
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -848,6 +849,16 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
                     progress.finish(student, detail if kind == "done"
                                     else f"the grader failed ({detail})")
                     _feed(worker, queue)
+    except KeyboardInterrupt:
+        # Ctrl-C on a terminal reaches the workers too; a signal sent to grade-all alone
+        # is passed on, so that no worker goes on grading
+        for worker in workers:
+            if worker.poll() is None:
+                try:
+                    worker.send_signal(signal.SIGINT)
+                except OSError:
+                    pass
+        raise
     finally:
         for worker in workers:
             if worker.stdin and not worker.stdin.closed:
