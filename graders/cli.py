@@ -319,6 +319,14 @@ def cmd_grade_all(args) -> int:
     rubric = _rubric(args.assignment)
     folder, found = _class_folder(rubric, args.folder)
     out = Path(args.out) / rubric.assignment
+    try:
+        with classbook.locked(out, "grade-all"):
+            return _grade_all(args, rubric, folder, found, out)
+    except classbook.InUse as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> int:
     current = {s.student: s for s in found}
     only = list(dict.fromkeys(args.only or []))
     unknown = [name for name in only if name not in current]
@@ -411,6 +419,14 @@ def cmd_report(args) -> int:
     students = classbook.stored_students(out)
     if not students:
         raise UsageError(f"no stored results in {out}; run grade-all first")
+    try:
+        with classbook.locked(out, "report"):
+            return _report(rubric, out, students)
+    except classbook.InUse as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _report(rubric: Rubric, out: Path, students: list[str]) -> int:
     print(f"Rebuilding the class files in {out.resolve()}/ from the stored results")
     _ta_files(rubric, out, set(students))
     state = classbook.read_state(out)

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -214,28 +215,37 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
     assert _result(out, cut, "automatic.json")["max_score"] == 24
 
 
-def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
-    """Ctrl-C on a terminal reaches grade-all and its workers (one process group): the TA
-    sees one line saying what is kept, no traceback from a worker or from pytest."""
-    folder = tmp_path / "class"
+def _slow_class(folder: Path) -> Path:
+    """smithjane, then zzslow: a correct program that thinks before each answer, several
+    seconds of grading (a sleep would not do: the grader's runs skip a program's sleeps)."""
     folder.mkdir()
     shutil.copy(DEMO / "smithjane_12345_67890_a5.py", folder / "smithjane_12345_67890_a5.py")
-    # a correct program that thinks before each answer: several seconds of grading (a
-    # sleep would not do: the grader's runs skip a program's sleeps)
     slow = ("import builtins\n_ask = builtins.input\n\n\ndef _slow(prompt=''):\n"
             "    for _ in range(8_000_000):\n        pass\n    return _ask(prompt)\n\n\n"
             "builtins.input = _slow\n")
     (folder / "zzslow_99999_99999_a5.py").write_text(
         slow + (DEMO / "garciamaria_45678_90123_a5.py").read_text())
+    return folder
+
+
+def _grading_zzslow(folder: Path, reports: Path, kit: Path) -> subprocess.Popen:
+    """grade-all of _slow_class, started and now grading zzslow (its own process group)."""
     run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
-                            str(folder), "--out", str(tmp_path / "reports"), "--jobs", "1"],
+                            str(folder), "--out", str(reports), "--jobs", "1"],
                            cwd=kit, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)
     line = run.stdout.readline()
     while line and not line.startswith("[1/"):
         line = run.stdout.readline()
     assert line.startswith("[1/2]"), line
-    time.sleep(1)                                     # zzslow is being graded
+    time.sleep(1)
+    return run
+
+
+def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
+    """Ctrl-C on a terminal reaches grade-all and its workers (one process group): the TA
+    sees one line saying what is kept, no traceback from a worker or from pytest."""
+    run = _grading_zzslow(_slow_class(tmp_path / "class"), tmp_path / "reports", kit)
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=120)
     assert run.returncode == 130, out + err
@@ -244,6 +254,25 @@ def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
         "again to grade the rest."], err
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert (tmp_path / "reports" / "pocoloco" / "smithjane" / ".graded").is_file()
+
+
+def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_path, kit):
+    folder, reports = _slow_class(tmp_path / "class"), tmp_path / "reports"
+    run = _grading_zzslow(folder, reports, kit)
+    try:
+        second = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+        report = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    finally:
+        os.killpg(run.pid, signal.SIGINT)
+        run.communicate(timeout=120)
+    assert second.returncode == 2, second.stdout + second.stderr
+    assert f"is in use by grade-all (pid {run.pid} on {socket.gethostname()}, started " \
+        in second.stderr
+    assert "[1/" not in second.stdout and "Reports of" not in second.stdout
+    assert report.returncode == 2 and f"pid {run.pid}" in report.stderr
+    again = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert again.returncode == 0, again.stderr             # released when the first ended
+    assert not (reports / "pocoloco" / classbook.LOCK_OWNER).exists()
 
 
 def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):

@@ -19,6 +19,7 @@ them true to the class folder and to the TA's decisions:
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import csv
 import hashlib
@@ -28,6 +29,7 @@ import re
 import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -573,6 +575,41 @@ def read_state(out: Path) -> dict:
 
 def write_state(out: Path, **facts) -> None:
     atomic_write(out / STATE, json.dumps(facts, indent=2))
+
+
+class InUse(ClassbookError):
+    """Another grade-all or report is writing the reports folder."""
+
+
+@contextlib.contextmanager
+def locked(out: Path, command: str):
+    """Hold the reports folder ``out`` while ``command`` (grade-all, report) writes it: a
+    second one at the same time stops (InUse), saying who holds it. The lock is the
+    operating system's (filelock: released when the holder ends, however it ends); who holds
+    it is written beside it for the message."""
+    from filelock import FileLock, Timeout
+
+    out.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(out / LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        try:
+            owner = json.loads((out / LOCK_OWNER).read_text(encoding="utf-8"))
+            who = (f"{owner.get('command', 'a command')} (pid {owner.get('pid')} on "
+                   f"{owner.get('host')}, started {owner.get('started')})")
+        except (OSError, ValueError):
+            who = "another grade-all or report (it did not say who it is)"
+        raise InUse(f"{out} is in use by {who}: wait for it to finish (or stop it), then run "
+                    f"this again. Nothing was graded or changed.") from None
+    try:
+        atomic_write(out / LOCK_OWNER, json.dumps({
+            "command": command, "pid": os.getpid(), "host": socket.gethostname(),
+            "started": time.strftime("%Y-%m-%d %H:%M:%S")}))
+        yield
+    finally:
+        (out / LOCK_OWNER).unlink(missing_ok=True)
+        lock.release()
 
 
 def other_class(out: Path, folder: Path) -> str | None:
