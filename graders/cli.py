@@ -344,6 +344,8 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
     if replaced:
         print(f"The reports of the class folder graded there before were moved to {replaced}/ "
               f"(--replace).")
+    # the TA's overrides are for the results stored now: remember which code they saw
+    classbook.remember_overrides(out, rubric, classbook.stored_students(out))
     started = time.monotonic()
     grader = classbook.grader_hash(rubric.assignment)
     if only:

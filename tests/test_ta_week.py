@@ -447,6 +447,52 @@ def test_an_override_stays_with_its_student_when_another_takes_the_name(graded, 
            "(smithjane is now user 11125)" in done.stderr
 
 
+def test_overrides_remember_the_code_they_were_set_for(graded, tmp_path, kit):
+    """wongalex resubmits different code after the TA set an item and confirmed two review
+    items: the points stay, marked "set for an earlier version" for the TA (needs_review.md,
+    the class page) and the student; the old confirmations no longer count. A new upload of
+    the same code is the same version; changing the table sets it for the new code."""
+    folder, reports = _copy(graded, tmp_path, class_too=True)
+    out = reports / "pocoloco"
+    automatic = _result(out, "wongalex", "automatic.json")
+    item = next(t["number"] for t in automatic["tests"]
+                if t["score"] == t["max_score"] == 1)
+    table = f'\n[wongalex]\n{item} = 0\nconfirmed = ["ui", "functions"]\n'
+    (out / "overrides.toml").write_text((out / "overrides.toml").read_text() + table)
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    assert _result(out, "wongalex")["extra_data"]["provisional"] == ["readability"]
+    code = (folder / "wongalex_78901_23456_a5.py").read_bytes()
+    (folder / "wongalex_78901_23457_a5.py").write_bytes(code)     # the same code again
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert not _result(out, "wongalex")["extra_data"]["overrides_for_earlier_version"]
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", folder / "wongalex_78901_23458_a5.py")
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    result = _result(out, "wongalex")
+    assert {t["number"]: t["score"] for t in result["tests"]}[item] == 0          # kept
+    assert _result(out, "wongalex", "automatic.json")["score"] == 24
+    assert result["extra_data"]["provisional"] == ["ui", "functions", "readability"]
+    review = (out / "needs_review.md").read_text()
+    line = next(x for x in review.splitlines() if x.startswith("- **wongalex**"))
+    assert f"set for an earlier version ({item}, confirmed functions, confirmed ui)" in line
+    assert "**wongalex**: ui, functions, readability" in review
+    feedback = (out / "wongalex" / "feedback.md").read_text()
+    assert f"set by a TA for an earlier version (automatic: 1)" in feedback
+    assert "made for an earlier version of your submission" in feedback
+    assert "A TA confirmed this score." not in feedback
+    page = (out / "index.html").read_text().split("wongalex</a>")[1][:2000]
+    assert f"set by a TA for an earlier version: {item}" in page
+    # the TA looks at the new code and keeps the table: any change sets it for this version
+    (out / "overrides.toml").write_text((out / "overrides.toml").read_text().replace(
+        table, table + 'comment = "Checked again."\n'))
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    result = _result(out, "wongalex")
+    assert not result["extra_data"]["overrides_for_earlier_version"]
+    assert result["extra_data"]["provisional"] == ["readability"]
+    assert "earlier version" not in (out / "wongalex" / "feedback.md").read_text()
+
+
 def test_review_items_are_provisional_until_confirmed(graded, tmp_path, kit):
     _, reports = _copy(graded, tmp_path)
     out = reports / "pocoloco"

@@ -52,6 +52,7 @@ LOCK = ".lock"                     # held by the grade-all or report writing the
 LOCK_OWNER = ".lock-owner.json"    # who holds it: pid, host, start time
 OVERRIDES = "overrides.toml"
 OWNERS = ".override_owners.json"    # each overrides.toml table -> the LMS user id it is for
+VERSIONS = ".override_versions.json"  # each table -> its content and the code it was set for
 # keys of a student's table in overrides.toml that are not rubric item ids
 SETTINGS = ("comment", "confirmed", "late", "late_days")
 
@@ -119,6 +120,15 @@ def submission_hash(submission) -> str:
     return digest.hexdigest()
 
 
+def content_hash(submission) -> str:
+    """A hash of the submission's code alone (its files' names and bytes): what a TA looked
+    at. A new upload of the same files (a new submission id) keeps it."""
+    digest = hashlib.sha256()
+    for name in sorted(submission.files):
+        digest.update(name.encode() + b"\0" + submission.files[name].read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def is_current(folder: Path, submission_digest: str, grader_digest: str) -> bool:
     """Is the stored result in ``folder`` complete and made from this submission and grader?"""
     try:
@@ -143,7 +153,8 @@ def write_automatic(report: reports.SubmissionReport, folder: Path, submission,
         if path.is_relative_to(inside):      # attachment names are the grader's; keep them in
             atomic_write(path, reports.fit_bytes(text, reports.ATTACHMENT_BYTES))
     data = reports.results_json(report)
-    data["extra_data"]["submission"] = identity(submission)
+    data["extra_data"]["submission"] = {**identity(submission),
+                                        "content": content_hash(submission)}
     atomic_write(folder / AUTOMATIC_JSON, json.dumps(data, indent=2, ensure_ascii=False))
     atomic_write(folder / AUTOMATIC_MD, reports.feedback_markdown(report))
     atomic_write(folder / MARKER, json.dumps({"submission": submission_hash(submission),
@@ -180,6 +191,8 @@ class Override:
     confirmed: set[str] = field(default_factory=set)           # review items confirmed
     late: bool | None = None                                   # None: as the LMS said
     late_days: int | None = None
+    digest: str = ""                       # of the table as written (see place_overrides)
+    earlier_version: bool = False          # set for code the student has replaced since
 
 
 def overrides_header(rubric: Rubric) -> str:
@@ -257,7 +270,8 @@ def load_overrides(path: Path, rubric: Rubric, students: set[str] | None = None)
             warnings.append(f"{path.name}: [{student}] is not a student of this class (no "
                             f"submission of that name); its overrides are not applied")
             continue
-        override = Override(student)
+        override = Override(student, digest=hashlib.sha256(json.dumps(
+            table, sort_keys=True, default=str).encode()).hexdigest())
         for key, value in table.items():
             where = f"{path.name}: [{student}] {key}"
             if key in items:
@@ -381,11 +395,17 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
     late = bool(who.get("late")) if override.late is None else override.late
     if override.late_days is not None:
         late = override.late_days > 0
+    # Interpretation: points a TA set for code the student has replaced since are kept (a
+    # TA's decision is not dropped silently) but marked; a confirmation says "the score I
+    # saw is right", which the new code's score may not be: it no longer counts.
+    earlier = override.earlier_version
+    confirmed = set() if earlier else override.confirmed
+    for_earlier = " for an earlier version of this submission" if earlier else ""
     changed = {}
     for test in result.get("tests", []):
         item_id = test["number"]
         if item_id not in override.points:
-            if item_id in override.confirmed:
+            if item_id in confirmed:
                 test["tags"] = [t for t in test.get("tags", []) if t != "needs-review"]
             continue
         points = override.points[item_id]
@@ -394,15 +414,15 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
         comment = " ".join(dict.fromkeys(c for c in (override.comments.get(item_id),
                                                       override.comment) if c))
         changed[item_id] = {"score": points, "automatic": test["score"], "comment": comment}
-        test["output"] = (f"A TA set this item to {points:g} / {test['max_score']:g} (the "
-                          f"grader's automatic score: {test['score']:g})."
+        test["output"] = (f"A TA set this item to {points:g} / {test['max_score']:g}"
+                          f"{for_earlier} (the grader's automatic score: {test['score']:g})."
                           + (f" TA's comment: {comment}" if comment else "")
                           + "\n\n" + test.get("output", ""))
         test["score"] = points
         test["status"] = "passed" if points >= test["max_score"] - 1e-9 else "failed"
         test["tags"] = [t for t in test.get("tags", []) if t != "needs-review"]
     review = [i.id for i in rubric.items if i.review]
-    provisional = [i for i in review if i not in override.confirmed and i not in changed]
+    provisional = [i for i in review if i not in confirmed and i not in changed]
     items_total = round(sum(t["score"] for t in result.get("tests", [])), 2)
     deduction, late_line, late_problem = (policy.applied(late, override.late_days,
                                                          rubric.max_score)
@@ -411,17 +431,25 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
     reasons = [r for r in extra.get("needs_review", [])
                if not r.startswith("confirm review items")
                and not any(r.startswith(f"not judged: {i} (") for i in changed)]
-    if late_problem:
-        reasons.append(late_problem)
+    stale = None
+    if earlier and (changed or override.confirmed):
+        what = ", ".join(list(changed) + [f"confirmed {i}" for i in sorted(override.confirmed)
+                                          if i in review and i not in changed])
+        stale = (f"overrides.toml set for an earlier version ({what}): the student's code has "
+                 f"changed since; the points are kept, confirmations no longer count. Look at "
+                 f"this version, then change the table (any change sets it for this version)")
+    ta_problems = [p for p in (stale, late_problem) if p]
+    reasons += ta_problems
     if provisional:
         reasons.append("confirm review items: " + ", ".join(provisional))
     extra.update({
         "automatic_score": automatic.get("score", 0), "overrides": changed,
         "overrides_comment": override.comment,
+        "overrides_for_earlier_version": bool(stale),
         "provisional": provisional,
         "not_judged": [i for i in extra.get("not_judged", []) if i not in changed],
         "needs_review": reasons,
-        "problems": extra.get("problems", []) + ([late_problem] if late_problem else []),
+        "problems": extra.get("problems", []) + ta_problems,
         "late": late, "late_days": override.late_days, "late_deduction": deduction,
         "late_note": late_line,
         "user_id": who.get("user_id"), "submission_id": who.get("submission_id"),
@@ -464,15 +492,18 @@ def applied_markdown(markdown: str, result: dict, rubric: Rubric) -> str:
                 index += 1                     # a TA decided every item: no paragraph left
         elif row and row.group("id") in tests and row.group("id") in items:
             out.append(_table_row(items[row.group("id")], tests[row.group("id")], changed,
-                                  provisional, not_judged))
+                                  provisional, not_judged,
+                                  extra.get("overrides_for_earlier_version", False)))
         elif heading and heading.group("id") in tests and heading.group("id") in items:
             item_id = heading.group("id")
             test = tests[item_id]
             out += [_heading(items[item_id], test, changed, not_judged), ""]
             if item_id in changed:
                 change = changed[item_id]
+                earlier = (" for an earlier version of your submission"
+                           if extra.get("overrides_for_earlier_version") else "")
                 out += [f"**A TA set this item to {change['score']:g} / {test['max_score']:g}"
-                        f"** (the grader's automatic score: {change['automatic']:g} / "
+                        f"{earlier}** (the grader's automatic score: {change['automatic']:g} / "
                         f"{test['max_score']:g})."
                         + (f" TA's comment: {change['comment']}" if change["comment"] else ""),
                         "", "What the grader found:", ""]
@@ -495,14 +526,19 @@ def _changes_summary(result: dict) -> list[str]:
         ids = ", ".join(f"`{i}`" for i in extra["overrides"])
         lines += ["", f"A TA changed {ids}; the grader's automatic score was "
                       f"{extra.get('automatic_score', 0):g} / {result.get('max_score', 0):g}."]
+    if extra.get("overrides_for_earlier_version"):
+        lines += ["", "A TA's decisions here were made for an earlier version of your "
+                      "submission: they are kept until a TA has looked at this version."]
     return lines
 
 
-def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: set) -> str:
+def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: set,
+               earlier: bool = False) -> str:
     score = test["score"]
     mark = "✔" if score >= item.points - 1e-9 else ("½" if score > 0 else "✘")
     if item.id in changed:
-        note = f" set by a TA (automatic: {changed[item.id]['automatic']:g})"
+        note = (f" set by a TA{' for an earlier version' if earlier else ''} (automatic: "
+                f"{changed[item.id]['automatic']:g})")
     elif item.id in not_judged:
         mark, note = "?", " not judged: a TA will look at it"
     elif item.review:
@@ -698,13 +734,19 @@ class Rebuilt:
     left_out_of_canvas: list[str]
 
 
-def stored_user_id(folder: Path) -> str | None:
-    """The LMS user id stored with a student's automatic result (None if it said none)."""
+def stored_submission(folder: Path) -> dict:
+    """What was stored about the submission of a student's automatic result: the LMS's
+    user id and the content hash of its code (empty when nothing was)."""
     try:
         data = json.loads((folder / AUTOMATIC_JSON).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    user_id = (data.get("extra_data", {}).get("submission") or {}).get("user_id")
+        return {}
+    return data.get("extra_data", {}).get("submission") or {}
+
+
+def stored_user_id(folder: Path) -> str | None:
+    """The LMS user id stored with a student's automatic result (None if it said none)."""
+    user_id = stored_submission(folder).get("user_id")
     return str(user_id) if user_id else None
 
 
@@ -717,12 +759,22 @@ def place_overrides(out: Path, overrides: dict[str, Override], students: list[st
     table follows that user id: to the student's new folder when another student's arrival
     renamed it (two Jane Smiths become smithjane_12345 and smithjane_11125), and never to
     another student who now has the table's name. A table that cannot be placed is not
-    applied, and a warning says why (never a silently wrong grade)."""
+    applied, and a warning says why (never a silently wrong grade).
+
+    A table is also written for the code the TA looked at: the content hash of the stored
+    submission is kept with the table's own (``VERSIONS``) when the table is first applied,
+    or applied again after the TA changed it. When the student's code has changed since
+    and the table has not, the table is marked ``earlier_version`` (its points are kept,
+    marked as such; its confirmations no longer count)."""
     path = out / OWNERS
     try:
         owners = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         owners = {}
+    try:
+        versions = json.loads((out / VERSIONS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        versions = {}
     ids = {student: stored_user_id(out / student) for student in students}
     folder_of = {user_id: student for student, user_id in ids.items() if user_id}
     placed: dict[str, Override] = {}
@@ -748,8 +800,24 @@ def place_overrides(out: Path, overrides: dict[str, Override], students: list[st
         placed[target] = override
         if ids.get(target):
             owners[name] = ids[target]
+        content = stored_submission(out / target).get("content")
+        record = versions.get(name) or {}
+        if content and (record.get("table") != override.digest or not record.get("content")):
+            versions[name] = {"table": override.digest, "content": content}
+        elif content and record.get("content") != content:
+            override.earlier_version = True
     atomic_write(path, json.dumps(owners, indent=2, ensure_ascii=False))
+    atomic_write(out / VERSIONS, json.dumps(versions, indent=2, ensure_ascii=False))
     return placed, warnings
+
+
+def remember_overrides(out: Path, rubric: Rubric, students: list[str]) -> None:
+    """Before grading anew: record each table of overrides.toml against the stored results
+    the TA wrote it for (``place_overrides``), so that a resubmission graded now is seen as
+    a new version. Warnings wait for the class files."""
+    if (out / OVERRIDES).is_file():
+        overrides, _ = load_overrides(out / OVERRIDES, rubric)
+        place_overrides(out, overrides, students)
 
 
 def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
