@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -632,3 +633,29 @@ def test_a_tables_comment_is_shown_beside_an_items_own_comment():
     assert result["extra_data"]["overrides"]["ui"]["comment"] == \
         "Clear menus. Fixed by TA review."
     assert "TA's comment: Clear menus. Fixed by TA review." in result["tests"][0]["output"]
+
+
+def test_tables_of_students_named_in_other_letters_are_quoted(tmp_path):
+    """`[möllerjosé]` is a TOML error (bare names are ASCII) and `[o.brien]` a nested table:
+    the header says to quote them and names the class's students who need it, the error
+    shows the quoted table, and table names in warnings are written as TOML reads them."""
+    rubric = Rubric.load("pocoloco")
+    header = classbook.overrides_header(rubric, ["smithjane", "möllerjosé", "o.brien"])
+    assert '["möllerjosé"], not [möllerjosé]' in header
+    assert 'These students\' tables need the quotes: ["möllerjosé"], ["o.brien"]' in header
+    assert tomllib.loads(header) == {}
+    path = tmp_path / "overrides.toml"
+    path.write_text(header + "\n[möllerjosé]\nui = 1\n", encoding="utf-8")
+    with pytest.raises(classbook.ClassbookError) as error:
+        classbook.load_overrides(path, rubric, {"möllerjosé"})
+    assert "[möllerjosé]" in str(error.value)
+    assert 'is written in quotes: ["möllerjosé"])' in str(error.value)
+    path.write_text(header + '\n["möllerjosé"]\nui = 1\n\n[o.brien]\nui = 2\n',
+                    encoding="utf-8")
+    found, warnings = classbook.load_overrides(path, rubric, {"möllerjosé", "o.brien"})
+    assert found["möllerjosé"].points == {"ui": 1.0}
+    assert warnings == ['overrides.toml: [o] is not a student of this class (no submission '
+                        'of that name) (a student name with other letters than a-z, 0-9, _ '
+                        'and - (é, ö, a dot) is written in quotes: ["o.brien"], not '
+                        '[o.brien]); its overrides are not applied']
+    assert classbook.table_name("smith-jane_2") == "[smith-jane_2]"

@@ -195,19 +195,44 @@ class Override:
     earlier_version: bool = False          # set for code the student has replaced since
 
 
-def overrides_header(rubric: Rubric) -> str:
-    """The comment that starts a new overrides.toml: what it holds, with an example."""
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def table_name(student: str) -> str:
+    """A student's table in overrides.toml as TOML reads it: bare when the name has only
+    a-z, A-Z, 0-9, _ and -; otherwise quoted (``["möllerjosé"]``: TOML's bare keys are
+    ASCII only, and a dot would make nested tables)."""
+    if BARE_KEY.fullmatch(student):
+        return f"[{student}]"
+    escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\u{ord(c):04x}"
+                      for c in student)
+    return f'["{escaped}"]'
+
+
+QUOTING = ("a student name with other letters than a-z, 0-9, _ and - (é, ö, a dot) is "
+           "written in quotes")
+
+
+def overrides_header(rubric: Rubric, students: list[str] = ()) -> str:
+    """The comment that starts a new overrides.toml: what it holds, with an example, and the
+    quoted table names of the class's students that need them."""
     review = [i.id for i in rubric.items if i.review] or ["ui"]
     items = [i.id for i in rubric.items]
     item_list = textwrap.fill(", ".join(items), 96, initial_indent="#   ",
                               subsequent_indent="#   ")
+    quoted = [table_name(s) for s in students if not BARE_KEY.fullmatch(s)]
+    quoted_list = ("\n" + textwrap.fill("These students' tables need the quotes: "
+                                         + ", ".join(quoted), 96, initial_indent="# ",
+                                         subsequent_indent="#   ")) if quoted else ""
     return f"""\
 # TA overrides for {rubric.title} ({rubric.assignment}).
 # Every `grade-all` and `python -m graders report {rubric.assignment}` applies this file. The
 # grader's own result (automatic.json in each student's folder) is never changed: delete a
 # line and the automatic score is back.
 #
-# One table per student, named as the student's report folder. Keys:
+# One table per student, named as the student's report folder; {QUOTING}:
+# ["möllerjosé"], not [möllerjosé] (TOML's bare names are ASCII only).{quoted_list}
+# Keys:
 #   <item id> = points            a rubric item's points (0 to the item's maximum)
 #   <item id> = {{ points = 1, comment = "..." }}   points with a comment for that item only
 #   comment = "..."               shown to the student beside every item changed here
@@ -228,11 +253,11 @@ def overrides_header(rubric: Rubric) -> str:
 """
 
 
-def ensure_overrides_file(folder: Path, rubric: Rubric) -> Path:
+def ensure_overrides_file(folder: Path, rubric: Rubric, students: list[str] = ()) -> Path:
     """``folder/overrides.toml``, written with its explaining header when missing."""
     path = folder / OVERRIDES
     if not path.exists():
-        atomic_write(path, overrides_header(rubric))
+        atomic_write(path, overrides_header(rubric, students))
     return path
 
 
@@ -255,7 +280,11 @@ def load_overrides(path: Path, rubric: Rubric, students: set[str] | None = None)
             shown = lines[number - 1].strip() if 0 < number <= len(lines) else ""
             where = f" line {number}" + (f" ({shown[:80]!r})" if shown else "")
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise ClassbookError(f"{path}:{where}: {message}; fix the file (nothing was "
+        fix = ""
+        table = re.fullmatch(r"\s*\[\s*([^\[\]\"']+?)\s*\]\s*(#.*)?", shown) if found else None
+        if table and not BARE_KEY.fullmatch(table.group(1)):
+            fix = f" ({QUOTING}: {table_name(table.group(1))})"
+        raise ClassbookError(f"{path}:{where}: {message}{fix}; fix the file (nothing was "
                              f"graded or changed)") from None
     items = {i.id: i for i in rubric.items}
     review = {i.id for i in rubric.items if i.review}
@@ -267,13 +296,17 @@ def load_overrides(path: Path, rubric: Rubric, students: set[str] | None = None)
                             f"ignored")
             continue
         if students is not None and student not in students:
-            warnings.append(f"{path.name}: [{student}] is not a student of this class (no "
-                            f"submission of that name); its overrides are not applied")
+            dotted = [f"{student}.{key}" for key in table if f"{student}.{key}" in students]
+            hint = (f" ({QUOTING}: {table_name(dotted[0])}, not [{dotted[0]}])"
+                    if dotted else "")
+            warnings.append(f"{path.name}: {table_name(student)} is not a student of this "
+                            f"class (no submission of that name){hint}; its overrides are not "
+                            f"applied")
             continue
         override = Override(student, digest=hashlib.sha256(json.dumps(
             table, sort_keys=True, default=str).encode()).hexdigest())
         for key, value in table.items():
-            where = f"{path.name}: [{student}] {key}"
+            where = f"{path.name}: {table_name(student)} {key}"
             if key in items:
                 points, comment = value, ""
                 if isinstance(value, dict):
@@ -786,16 +819,19 @@ def place_overrides(out: Path, overrides: dict[str, Override], students: list[st
             why = (f"was written for user {owner}, who has no submission any more"
                    + (f" ({name} is now user {ids[name]})" if ids.get(name) else "")
                    if owner else "is not a student of this class (no submission of that name)")
-            warnings.append(f"{OVERRIDES}: [{name}] {why}; its overrides are not applied")
+            warnings.append(f"{OVERRIDES}: {table_name(name)} {why}; its overrides are not "
+                            f"applied")
             continue
         if target != name:
             if target in overrides:
-                warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} "
-                                f"now, which has a table of its own: [{name}] is not applied")
+                warnings.append(f"{OVERRIDES}: {table_name(name)} (user {owner}) is graded as "
+                                f"{target} now, which has a table of its own: "
+                                f"{table_name(name)} is not applied")
                 continue
-            warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} now "
-                            f"(another student's submission changed the folder names): "
-                            f"applied to {target}; rename the table to [{target}]")
+            warnings.append(f"{OVERRIDES}: {table_name(name)} (user {owner}) is graded as "
+                            f"{target} now (another student's submission changed the folder "
+                            f"names): "
+                            f"applied to {target}; rename the table to {table_name(target)}")
         override.student = target
         placed[target] = override
         if ids.get(target):
@@ -828,7 +864,7 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     HTML pages and (given the submissions) similarity.md."""
     from . import html        # the pages need Jinja2; imported only when pages are made
 
-    override_path = ensure_overrides_file(out, rubric)
+    override_path = ensure_overrides_file(out, rubric, students)
     overrides, warnings = load_overrides(override_path, rubric)
     overrides, placing = place_overrides(out, overrides, students)
     warnings += placing
