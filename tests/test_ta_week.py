@@ -580,12 +580,21 @@ def test_a_per_day_late_policy_needs_the_days(graded, tmp_path):
     automatic = _result(out, "leekevin", "automatic.json")["score"]
     assert _result(out, "leekevin")["score"] == automatic              # days unknown
     assert "set late_days in overrides.toml" in (out / "needs_review.md").read_text()
+    # not exported with a score that is not final; listed, and the student is told
+    assert "23456" not in [row[1] for row in _rows(out / "canvas.csv")]
+    left_out = (out / "class_report.md").read_text().split("## Not in canvas.csv")[1]
+    assert "leekevin (LATE, but how many days late is not set" in left_out
+    feedback = (out / "leekevin" / "feedback.md").read_text()
+    assert ("Late: the late deduction (10 % a day) is not applied yet: a TA has still to set "
+            "how many days late this was, and the score will go down then.") in feedback
     with open(out / "overrides.toml", "a") as handle:
         handle.write("\n[leekevin]\nlate_days = 2\n")
     assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
     assert _result(out, "leekevin")["score"] == round(automatic - 4.8, 2)
     assert "Late: -4.8 (2 days × 10 % late deduction)" in \
         (out / "leekevin" / "feedback.md").read_text()
+    assert [r for r in _rows(out / "canvas.csv") if r[1] == "23456"][0][-1] == \
+        f"{automatic - 4.8:g}"
 
 
 def test_a_bad_late_policy_is_an_error(graded, tmp_path):

@@ -379,8 +379,11 @@ class LatePolicy:
             points = round(max_score * min(self.deduction, self.max_deduction) / 100, 2)
             return points, f"Late: -{points:g} ({self.deduction:g} % late deduction)", None
         if days is None:
-            return 0.0, "", ("LATE, but how late is not known: set late_days in "
-                             "overrides.toml (no late deduction applied yet)")
+            return 0.0, (f"Late: the late deduction ({self.deduction:g} % a day) is not "
+                         f"applied yet: a TA has still to set how many days late this was, "
+                         f"and the score will go down then."), \
+                ("LATE, but how late is not known: set late_days in overrides.toml (no late "
+                 "deduction applied yet; left out of canvas.csv until then)")
         percent = min(self.deduction * days, self.max_deduction)
         points = round(max_score * percent / 100, 2)
         return points, (f"Late: -{points:g} ({days} day{'s' if days != 1 else ''} × "
@@ -484,6 +487,7 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
         "needs_review": reasons,
         "problems": extra.get("problems", []) + ta_problems,
         "late": late, "late_days": override.late_days, "late_deduction": deduction,
+        "late_days_needed": bool(late_problem),
         "late_note": late_line,
         "user_id": who.get("user_id"), "submission_id": who.get("submission_id"),
         "display_name": who.get("display_name") or extra.get("student")})
@@ -722,8 +726,8 @@ def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
     """canvas.csv for Canvas's gradebook import: Student, ID (Canvas's user id), SIS User ID,
     SIS Login ID, Section, then the assignment's column, with a "Points Possible" row first
     (as Canvas's own export has). Scores are after overrides and the late policy. Students
-    without a Canvas user id, or whose grading failed, are left out (never guessed): returns
-    them, with why."""
+    without a Canvas user id, whose grading failed, or late under a per-day policy with no
+    late_days yet, are left out (never guessed): returns them, with why."""
     left_out = []
     rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", canvas_column(rubric)],
             ["    Points Possible", "", "", "", "", f"{rubric.max_score:g}"]]
@@ -733,6 +737,10 @@ def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
             left_out.append(f"{_student(result)} (the grader failed on it)")
         elif not extra.get("user_id"):
             left_out.append(f"{_student(result)} (no Canvas user id in the file names)")
+        elif extra.get("late_days_needed"):
+            # a per-day late policy: the score is not final until the days are known
+            left_out.append(f"{_student(result)} (LATE, but how many days late is not set: "
+                            f"late_days in overrides.toml)")
         else:
             rows.append([reports.one_line(extra.get("display_name") or _student(result), 100),
                          str(extra["user_id"]), "", "", "", f"{result.get('score', 0):g}"])
