@@ -107,3 +107,21 @@ def test_make_grade_and_check_take_paths_with_spaces_and_any_letters(tmp_path):
                                      f"FILE={classe / 'a5 final.py'}"], capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "self-check" in checked.stdout
+
+
+def test_an_oversize_main_file_is_graded_as_refused(tmp_path):
+    """A 21 MB a5.py (a program with megabytes of comments) is not "no a5.py": it scores 0,
+    saying how big it is and the limit, with a results.json and exit status 0."""
+    from graders.engine.submissions import MAX_FILE_BYTES
+    source = (KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_bytes()
+    big = tmp_path / "a5.py"
+    big.write_bytes(source + b"# " + b"x" * (21_076_738 - len(source) - 3) + b"\n")
+    assert big.stat().st_size == 21_076_738
+    done = _cli("grade", "pocoloco", str(big), "--json", str(tmp_path / "r.json"),
+                "--out", str(tmp_path / "reports"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] == 0
+    said = f"a5.py is 21,076,738 bytes, over the {MAX_FILE_BYTES:,}-byte limit"
+    assert said in json.dumps(data, ensure_ascii=False)
+    assert said in (tmp_path / "reports" / "pocoloco" / "a5" / "feedback.md").read_text()

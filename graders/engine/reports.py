@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import sandbox
 from .rubric import CheckResult, ItemVerdict, Rubric
-from .transcript import LINE_CAP, cap_lines
+from .transcript import LINE_CAP, cap_lines, characters
 
 # Bounded output, whatever the program prints: lines of 500 characters, an item's
 # explanation of 16 KB, a note of 2 KB; results.json and feedback.md at most 1 MB (evidence is
@@ -41,10 +41,10 @@ def shorten(text: str, limit: int) -> str:
     """``text`` with long lines cut (see ``transcript.cap_line``) and, when still longer than
     ``limit`` characters, its middle left out (saying how much)."""
     if len(text) > limit:
-        marker = "\n… {:,} characters left out …\n"
-        room = max(0, limit - len(marker) - 10)
+        marker = "\n… {} left out …\n"
+        room = max(0, limit - len(marker) - 20)
         head, tail = room * 2 // 3, room // 3
-        text = (_cap_lines(text[:head]) + marker.format(len(text) - head - tail)
+        text = (_cap_lines(text[:head]) + marker.format(characters(len(text) - head - tail))
                 + (_cap_lines(text[-tail:]) if tail else ""))
     else:
         text = _cap_lines(text)

@@ -158,6 +158,7 @@ class _Stage:
         _made.append(self.folder)
         self.files: dict[str, Path] = {}
         self.problems: list[str] = []
+        self.oversize: dict[str, tuple[int, int]] = {}    # name -> (bytes, the limit)
 
     def add(self, name: str, data: bytes) -> None:
         if name in self.files:
@@ -194,6 +195,7 @@ class _Stage:
             if info.st_size > limit:
                 self.problems.append(f"{what} left out: {info.st_size:,} bytes (the limit is "
                                      f"{limit:,})")
+                self.oversize.setdefault(as_name, (info.st_size, limit))
                 return
             data = os.read(handle, limit + 1)
             while len(data) <= limit:
@@ -205,6 +207,7 @@ class _Stage:
             os.close(handle)
         if len(data) > limit:
             self.problems.append(f"{what} left out: larger than {limit:,} bytes")
+            self.oversize.setdefault(as_name, (len(data), limit))
             return
         self.add(as_name, data)
 
@@ -285,6 +288,7 @@ def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[st
         if member.file_size > MAX_FILE_BYTES:
             stage.problems.append(f"{shown('/'.join(parts))} in {what} left out: "
                                   f"{member.file_size:,} bytes")
+            stage.oversize.setdefault(parts[-1], (member.file_size, MAX_FILE_BYTES))
             continue
         try:
             with archive.open(member) as handle:
@@ -380,6 +384,8 @@ def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: li
         except Refused as exc:
             refused = str(exc)
         files = _main_in(dict(stage.files), main_name, notes)
+        if refused is None and main_name not in files:
+            refused = _too_big(stage, main_name)
     submission = Submission(safe_student(student), folder, files, main_name, notes,
                             list(stage.problems), refused, seen)
     if refused:
@@ -387,6 +393,17 @@ def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: li
         submission.problems.insert(0, f"refused: {refused}")
     _inspect_main(submission)
     return submission
+
+
+def _too_big(stage: _Stage, main_name: str) -> str | None:
+    """Why a submission whose main file was left out for its size is refused (graded 0,
+    saying so), rather than reported as having no main file at all."""
+    for name, (size, limit) in stage.oversize.items():
+        if name.lower() == main_name.lower():
+            return (f"{shown(name)} is {size:,} bytes, over the {limit:,}-byte limit for a "
+                    f"file of a submission. A program is rarely more than a few thousand "
+                    f"lines: submit the program itself, without pasted data.")
+    return None
 
 
 # --------------------------------------------------------------------- finding submissions
