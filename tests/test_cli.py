@@ -104,7 +104,8 @@ def test_make_grade_and_check_take_paths_with_spaces_and_any_letters(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert (reports / "pocoloco" / "garciamaria" / "results.json").is_file()
     checked = subprocess.run(make + ["check", "ASSIGNMENT=pocoloco",
-                                     f"FILE={classe / 'a5 final.py'}"], capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
+                                     f"FILE={classe / 'a5 final.py'}"],
+                             capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "self-check" in checked.stdout
 

@@ -221,9 +221,9 @@ def overrides_header(rubric: Rubric, students: list[str] = ()) -> str:
     item_list = textwrap.fill(", ".join(items), 96, initial_indent="#   ",
                               subsequent_indent="#   ")
     quoted = [table_name(s) for s in students if not BARE_KEY.fullmatch(s)]
-    quoted_list = ("\n" + textwrap.fill("These students' tables need the quotes: "
-                                         + ", ".join(quoted), 96, initial_indent="# ",
-                                         subsequent_indent="#   ")) if quoted else ""
+    quoted_list = "\n" + textwrap.fill(
+        "These students' tables need the quotes: " + ", ".join(quoted), 96,
+        initial_indent="# ", subsequent_indent="#   ") if quoted else ""
     return f"""\
 # TA overrides for {rubric.title} ({rubric.assignment}).
 # Every `grade-all` and `python -m graders report {rubric.assignment}` applies this file. The
