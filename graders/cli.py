@@ -70,7 +70,7 @@ def _one(rubric: Rubric, path: str) -> submissions.Submission:
     target = Path(path)
     if not target.exists() and not target.is_symlink():
         raise UsageError(f"no such file or folder: {path}")
-    return submissions.from_path(target, rubric.main_file)
+    return submissions.from_path(target, rubric.main_file, siblings=rubric.files)
 
 
 def _isolation(quiet: bool = False, student: bool = False) -> None:

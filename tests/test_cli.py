@@ -126,3 +126,23 @@ def test_an_oversize_main_file_is_graded_as_refused(tmp_path):
     said = f"a5.py is 21,076,738 bytes, over the {MAX_FILE_BYTES:,}-byte limit"
     assert said in json.dumps(data, ensure_ascii=False)
     assert said in (tmp_path / "reports" / "pocoloco" / "a5" / "feedback.md").read_text()
+
+
+def test_a_main_file_path_takes_the_assignments_files_beside_it(tmp_path):
+    """`check poker_dice project.py`, as the students' README says, scored the reference 4/8:
+    dice.py beside it was not taken. The main file's path brings the rubric's other files
+    from its folder (and nothing else), for check and grade alike."""
+    folder = tmp_path / "mon projet"
+    shutil.copytree(KIT_ROOT / "reference" / "poker_dice", folder)
+    (folder / "notes.py").write_text("print('not an assignment file')\n")
+    checked = _cli("check", "poker_dice", str(folder / "project.py"))
+    assert checked.returncode == 0, checked.stderr
+    assert "Poker Dice (self-check): project  8/8" in checked.stdout
+    assert "took dice.py, magic8ball.py and test_project.py from beside project.py" \
+        in checked.stdout
+    done = _cli("grade", "poker_dice", str(folder / "project.py"), "--out", str(tmp_path),
+                "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] == data["max_score"], done.stdout
+    assert "notes.py" not in json.dumps(data)

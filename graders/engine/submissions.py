@@ -448,11 +448,14 @@ def _from_folder(path: Path, main_name: str, stage: _Stage, notes: list[str],
         os.close(handle)
 
 
-def from_path(path: Path, main_name: str, student: str | None = None) -> Submission:
+def from_path(path: Path, main_name: str, student: str | None = None,
+              siblings: list[str] = ()) -> Submission:
     """A submission given as one file (perhaps a .zip) or as a folder holding the main file.
 
     The path itself is the TA's choice; what it holds is the student's, and is taken only as
-    regular files (see the module's docstring).
+    regular files (see the module's docstring). The main file given by its path brings the
+    files beside it that are named in ``siblings`` (the rubric's ``files``: ``project.py``
+    takes ``dice.py``), as its folder would.
     """
     path = Path(path)
     notes: list[str] = []
@@ -461,7 +464,8 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
     name = student or (path.stem if not path.is_dir() else path.name)
     info = _safe_lstat(path)
     canvas = None if path.is_dir() else parse_canvas_name(path.name)
-    submission = _from_path(path, main_name, name, info, canvas, stage, notes, seen)
+    submission = _from_path(path, main_name, name, info, canvas, stage, notes, seen,
+                            siblings)
     if canvas is not None:
         submission.display_name = canvas.display_name
         submission.user_id, submission.late = canvas.user_id, canvas.late
@@ -471,7 +475,7 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
 
 def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | None,
                canvas: CanvasName | None, stage: _Stage, notes: list[str],
-               seen: list[str]) -> Submission:
+               seen: list[str], siblings: list[str] = ()) -> Submission:
     try:
         if path.is_dir():
             _from_folder(path.resolve(), main_name, stage, notes, seen)
@@ -485,6 +489,15 @@ def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | Non
         parent = _open_folder(path.parent.resolve())
         try:
             stage.copy(parent, path.name, as_name, shown(path.name))
+            if path.name.lower() == main_name.lower():
+                beside = [n for n in siblings if n.lower() != main_name.lower()
+                          and _lstat(parent, n) is not None]
+                for sibling in beside:
+                    seen.append(shown(sibling))
+                    stage.copy(parent, sibling, sibling, shown(sibling))
+                if beside:
+                    notes.append(f"took {_listed(beside)} from beside {shown(path.name)} "
+                                 f"(files of this assignment)")
         finally:
             os.close(parent)
     except Refused as exc:
