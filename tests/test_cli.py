@@ -146,3 +146,18 @@ def test_a_main_file_path_takes_the_assignments_files_beside_it(tmp_path):
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["score"] == data["max_score"], done.stdout
     assert "notes.py" not in json.dumps(data)
+
+
+def test_a_syntax_error_comes_first_in_the_self_check(tmp_path):
+    """A program Python cannot start: the SyntaxError with its line is the first thing
+    after the score, under the heading the items' "see 'How the runs went' above" names."""
+    source = (KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_text().splitlines()
+    broken = tmp_path / "a5.py"
+    broken.write_text("\n".join(source[:40] + ["def broken(:"] + source[40:]) + "\n")
+    done = _cli("check", "pocoloco", str(broken))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == "How the runs went:"
+    assert "SyntaxError" in lines[2] and "line 41" in lines[2]
+    above = [i for i, line in enumerate(lines) if "'How the runs went' above" in line]
+    assert above and min(above) > 2

@@ -117,6 +117,9 @@ def test_gradescope_broken_submission(gradescope_zip, tmp_path):
     schema("gradescope_results").validate(data)
     assert data["score"] == 0
     assert "SyntaxError" in data["output"] or "invalid syntax" in data["output"]
+    # the items say "see 'How the runs went' above": Gradescope shows this output above them
+    assert data["output"].startswith("**How the runs went**\n\n- ")
+    assert any("'How the runs went' above" in t["output"] for t in data["tests"])
 
 
 def test_gradescope_missing_submission(gradescope_zip, tmp_path):
