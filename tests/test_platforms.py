@@ -193,6 +193,16 @@ def test_prairielearn_export_runs_like_the_external_grader(tmp_path):
         assert data["gradable"] is gradable
         if gradable:
             assert data["score"] == 1.0
+    # the grader itself fails (here: no Python to run it): the submission is not gradable,
+    # so it costs the student no attempt and no points, and the message says whose fault
+    env["GRADEKIT_PYTHON"] = shutil.which("false")
+    done = subprocess.run(["bash", str(entry)], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((grade / "results/results.json").read_text(encoding="utf-8"))
+    schema("prairielearn_results").validate(data)
+    assert data["gradable"] is False and "score" not in data
+    assert "The grader failed" in data["message"] and "not yours" in data["message"]
 
 
 # ------------------------------------------------------------------------------ Classroom
