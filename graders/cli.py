@@ -463,6 +463,14 @@ def cmd_export(args) -> int:
               f"{out}/questions/{rubric.assignment}/ go into the course; {out}/image/ builds "
               f"the grading image {args.image}")
     elif args.platform == "classroom":
+        if not args.install:
+            # no package index holds the kit: a name pip cannot find would fail every
+            # student's run, so the instructor says where the grader comes from
+            raise UsageError("export classroom needs --install: what pip installs the grader "
+                             "from in the students' repositories, e.g. the URL of the kit's "
+                             "wheel (pip wheel . -w dist, then publish it) or "
+                             "git+https://github.com/<you>/<kit>.git; no package index holds "
+                             "the kit")
         classroom.export(rubric.assignment, out, args.install)
         print(f"GitHub Classroom: copy {out}/.github/ into the assignment's template "
               f"repository (the grader is installed with: pip install {args.install})")
@@ -539,9 +547,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="gradescope: review items shown once grades are published")
     export.add_argument("--image", default=prairielearn.DEFAULT_IMAGE,
                         help="prairielearn: the grading image named in info.json")
-    export.add_argument("--install", default=classroom.DEFAULT_INSTALL,
-                        help="classroom: what pip installs the grader from (a wheel's URL, a "
-                             "private repository, a package name)")
+    export.add_argument("--install",
+                        help="classroom (required): what pip installs the grader from (a "
+                             "wheel's URL, a private repository)")
     export.set_defaults(func=cmd_export)
     listing = sub.add_parser("list", help="list assignments")
     listing.set_defaults(func=lambda args: print("\n".join(assignments())) or 0)

@@ -243,6 +243,16 @@ def classroom_export(tmp_path_factory):
     return out
 
 
+def test_classroom_export_needs_to_be_told_where_the_grader_comes_from(tmp_path):
+    """No package index holds the kit: a workflow that pip-installs a made-up name fails for
+    every student, so --install is required."""
+    done = subprocess.run([PYTHON, "-m", "graders", "export", "classroom", "pocoloco",
+                           "--out", str(tmp_path / "repo")], capture_output=True, text=True,
+                          cwd=KIT_ROOT, timeout=120)
+    assert done.returncode == 2 and "export classroom needs --install" in done.stderr
+    assert not (tmp_path / "repo").exists()
+
+
 def test_classroom_workflow_has_a_step_per_item_and_the_reporter(classroom_export):
     steps, workflow = classroom_steps(classroom_export)
     graded = [s for s in steps if "gradekit grade" in s.get("run", "")]
