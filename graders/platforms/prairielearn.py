@@ -84,8 +84,8 @@ status=$?
 if [ ! -s "$RESULTS" ]; then    # the grader itself failed: not gradable, so it costs the
     # student neither points nor an attempt (PrairieLearn's gradable: false)
     cat > "$RESULTS" <<'JSON'
-{"gradable": false, "succeeded": false,
- "message": "The grader failed on this submission (its error, not yours): this attempt is not counted. Tell your instructor."}
+{"gradable": false, "succeeded": false, "message":
+ "The grader failed (its error, not yours): this attempt does not count; tell your teacher."}
 JSON
 fi
 echo "gradekit: grade exited with status $status"
