@@ -16,6 +16,9 @@ STAMP := $(VENV)/.installed
 ASSIGNMENT ?= pocoloco
 SUBMISSIONS ?= demo_submissions/$(ASSIGNMENT)
 REPORTS ?= reports
+# A value as one shell word, whatever it holds (spaces, any letters, quotes): paths such as
+# SUBMISSIONS="Classe Été 2026/Devoir 5 — PocoLoco" are passed to the kit whole.
+quote = '$(subst ','"'"',$(1))'
 # Python's default: compiled modules are kept in __pycache__ (ignored by git). Where the
 # environment turns that off, each of the kit's processes (a grade-all starts several, the
 # test suite about two hundred) would compile the kit's and pytest's sources again.
@@ -34,7 +37,8 @@ $(STAMP): pyproject.toml
 
 ## Grade every submission in SUBMISSIONS (default: the bundled demo submissions).
 grade: $(STAMP)
-	$(BIN)/python -m graders grade-all $(ASSIGNMENT) $(SUBMISSIONS) --out $(REPORTS)
+	$(call quote,$(BIN)/python) -m graders grade-all $(call quote,$(ASSIGNMENT)) \
+		$(call quote,$(SUBMISSIONS)) --out $(call quote,$(REPORTS))
 
 ## The kit's own test suite, on every core and one worker more: each test module stays on one
 ## worker (--dist loadscope, so a module's grading fixtures run once) and the heaviest modules
@@ -58,15 +62,15 @@ browser:
 
 ## PNGs of the HTML reports of `make grade` in $(REPORTS)/$(ASSIGNMENT)/screenshots/.
 screenshots: browser grade
-	$(BIN)/python -m graders.engine.html $(REPORTS)/$(ASSIGNMENT)
+	$(call quote,$(BIN)/python) -m graders.engine.html $(call quote,$(REPORTS)/$(ASSIGNMENT))
 
 ## A student's self-check: make check ASSIGNMENT=pocoloco FILE=a5.py
 check: $(STAMP)
-	$(BIN)/python -m graders check $(ASSIGNMENT) $(FILE)
+	$(call quote,$(BIN)/python) -m graders check $(call quote,$(ASSIGNMENT)) $(call quote,$(FILE))
 
 ## The students' kit: make student-kit ASSIGNMENT=pocoloco -> dist/pocoloco-student-kit.zip
 student-kit: $(STAMP)
-	$(BIN)/python -m graders export student-kit $(ASSIGNMENT) --out dist
+	$(call quote,$(BIN)/python) -m graders export student-kit $(call quote,$(ASSIGNMENT)) --out dist
 
 clean:
-	rm -rf $(VENV) $(REPORTS) build dist *.egg-info
+	rm -rf $(call quote,$(VENV)) $(call quote,$(REPORTS)) build dist *.egg-info

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import traceback
@@ -31,8 +32,11 @@ from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
 GRADERS = Path(__file__).resolve().parent
-# reports/ of the repository; an installed kit writes them where it is run
-REPORTS = KIT_ROOT / "reports" if DATA_ROOT == KIT_ROOT else Path("reports")
+# A class's reports go to reports/ in the folder the command is run from (`make grade` runs
+# in the kit's folder), never to the kit's own folder when run from elsewhere; a single
+# `grade` writes beside them, in reports/single/, never into a class's reports.
+REPORTS = Path("reports")
+SINGLE = REPORTS / "single"
 
 
 class UsageError(Exception):
@@ -66,7 +70,7 @@ def _one(rubric: Rubric, path: str) -> submissions.Submission:
     target = Path(path)
     if not target.exists() and not target.is_symlink():
         raise UsageError(f"no such file or folder: {path}")
-    return submissions.from_path(target, rubric.main_file)
+    return submissions.from_path(target, rubric.main_file, siblings=rubric.files)
 
 
 def _isolation(quiet: bool = False, student: bool = False) -> None:
@@ -85,7 +89,8 @@ def cmd_grade(args) -> int:
     rubric = _rubric(args.assignment)
     if args.item is not None or args.format == "classroom":
         return _grade_item(args, rubric)
-    args.out = args.out or str(REPORTS)
+    args.out = args.out or str(SINGLE)
+    _not_a_class(Path(args.out), rubric)
     platform = args.format if args.format in outputs.PLATFORMS else None
     target = Path(args.path)
     if platform and not target.exists() and not target.is_symlink():
@@ -97,6 +102,7 @@ def cmd_grade(args) -> int:
         raise UsageError(f"no such file or folder: {args.path}")
     submission = _one(rubric, args.path)
     folder = Path(args.out) / rubric.assignment / submission.student
+    print(f"Reports go to {folder}/")
     kit_json = None if platform or not args.json else Path(args.json)
     if not submission.found and not submission.refused:
         # nothing to grade: say what was found, in results.json too (e.g. for Gradescope)
@@ -119,6 +125,17 @@ def cmd_grade(args) -> int:
     print(reports.summary_text(report))
     print(f"results: {json_path}\nfeedback: {folder / 'feedback.md'}")
     return 0
+
+
+def _not_a_class(out: Path, rubric: Rubric) -> None:
+    """A single ``grade`` never writes into a class's reports folder (made by grade-all): it
+    would become a student of that class in the next report."""
+    for folder in (out, out / rubric.assignment):
+        owner = classbook.read_state(folder).get("folder")
+        if owner:
+            raise UsageError(f"{folder} holds the class reports of {owner} (grade-all): a "
+                             f"single grade does not write there. Give another --out (the "
+                             f"default is {SINGLE}).")
 
 
 def _platform_json(args, rubric: Rubric, student: str) -> Path:
@@ -218,7 +235,24 @@ def cmd_check(args) -> int:
 def cmd_worker(args) -> int:
     """Grade students of a class, one at a time as grade-all hands them over (a name per
     line on standard input, or the names given), storing each result as soon as it is done
-    and saying so on the progress pipe (run by grade-all, one process per core)."""
+    and saying so on the progress pipe (run by grade-all, one process per core). Ctrl-C
+    reaches grade-all and its workers together: a worker stops quietly (grade-all says what
+    is kept), leaving the student it was grading without a result."""
+    signal.signal(signal.SIGINT, _interrupted_once)
+    try:
+        return _work(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _interrupted_once(signum, frame) -> None:
+    """A worker's first Ctrl-C stops it; another one (grade-all passes it on too) must not
+    cut its clean-up short."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _work(args) -> int:
     rubric = _rubric(args.assignment)
     _isolation(quiet=True)
     folder, out = Path(args.folder), Path(args.out)
@@ -285,14 +319,33 @@ def cmd_grade_all(args) -> int:
     rubric = _rubric(args.assignment)
     folder, found = _class_folder(rubric, args.folder)
     out = Path(args.out) / rubric.assignment
+    try:
+        with classbook.locked(out, "grade-all"):
+            return _grade_all(args, rubric, folder, found, out)
+    except classbook.InUse as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> int:
     current = {s.student: s for s in found}
     only = list(dict.fromkeys(args.only or []))
     unknown = [name for name in only if name not in current]
     if unknown:
         raise UsageError(f"--only: no submission of {', '.join(unknown)} in {folder} "
                          f"(students: {', '.join(sorted(current))})")
-    _ta_files(rubric, out, set(current))
+    other = classbook.other_class(out, folder)
+    if other and not args.replace:
+        raise UsageError(other)
+    if not other:               # --replace: the other class's overrides are set aside
+        _ta_files(rubric, out, set(current))
     _isolation()
+    replaced = classbook.claim(out, folder)
+    print(f"Reports of {folder.resolve()} go to {out.resolve()}/")
+    if replaced:
+        print(f"The reports of the class folder graded there before were moved to {replaced}/ "
+              f"(--replace).")
+    # the TA's overrides are for the results stored now: remember which code they saw
+    classbook.remember_overrides(out, rubric, classbook.stored_students(out))
     started = time.monotonic()
     grader = classbook.grader_hash(rubric.assignment)
     if only:
@@ -368,6 +421,15 @@ def cmd_report(args) -> int:
     students = classbook.stored_students(out)
     if not students:
         raise UsageError(f"no stored results in {out}; run grade-all first")
+    try:
+        with classbook.locked(out, "report"):
+            return _report(rubric, out, students)
+    except classbook.InUse as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _report(rubric: Rubric, out: Path, students: list[str]) -> int:
+    print(f"Rebuilding the class files in {out.resolve()}/ from the stored results")
     _ta_files(rubric, out, set(students))
     state = classbook.read_state(out)
     folder = Path(state["folder"]) if state.get("folder") else None
@@ -401,6 +463,14 @@ def cmd_export(args) -> int:
               f"{out}/questions/{rubric.assignment}/ go into the course; {out}/image/ builds "
               f"the grading image {args.image}")
     elif args.platform == "classroom":
+        if not args.install:
+            # no package index holds the kit: a name pip cannot find would fail every
+            # student's run, so the instructor says where the grader comes from
+            raise UsageError("export classroom needs --install: what pip installs the grader "
+                             "from in the students' repositories, e.g. the URL of the kit's "
+                             "wheel (pip wheel . -w dist, then publish it) or "
+                             "git+https://github.com/<you>/<kit>.git; no package index holds "
+                             "the kit")
         classroom.export(rubric.assignment, out, args.install)
         print(f"GitHub Classroom: copy {out}/.github/ into the assignment's template "
               f"repository (the grader is installed with: pip install {args.install})")
@@ -420,8 +490,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("assignment")
     grade.add_argument("path", help="the main file, or a folder holding it")
     grade.add_argument("--json", help="where to write the results JSON")
-    grade.add_argument("--out", help="reports folder (default: reports; with --item, beside "
-                       "the stored result, in the graded repository)")
+    grade.add_argument("--out", help="reports folder (default: reports/single, never a "
+                       "class's reports; with --item, beside the stored result, in the "
+                       "graded repository)")
     grade.add_argument("-v", "--verbose", action="store_true", help="show pytest's output")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
@@ -439,12 +510,16 @@ def build_parser() -> argparse.ArgumentParser:
     every = sub.add_parser("grade-all", help="grade every submission in a folder")
     every.add_argument("assignment")
     every.add_argument("folder")
-    every.add_argument("--out", default=str(REPORTS), help="reports folder")
+    every.add_argument("--out", default=str(REPORTS),
+                       help="reports folder (default: reports/ in the current folder)")
     every.add_argument("--jobs", type=int, default=0, help="worker processes (default: cores)")
     every.add_argument("--require-sandbox", action="store_true",
                        help="stop (exit status 2) if student programs cannot be isolated")
     every.add_argument("--force", action="store_true",
                        help="regrade every submission, also those unchanged since last time")
+    every.add_argument("--replace", action="store_true",
+                       help="the reports folder was built from another class folder: move "
+                            "those reports aside (.replaced/) and build it for this one")
     every.add_argument("--only", action="append", metavar="STUDENT",
                        help="regrade just this student (repeatable); the class files are "
                             "rebuilt from every stored result")
@@ -472,9 +547,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="gradescope: review items shown once grades are published")
     export.add_argument("--image", default=prairielearn.DEFAULT_IMAGE,
                         help="prairielearn: the grading image named in info.json")
-    export.add_argument("--install", default=classroom.DEFAULT_INSTALL,
-                        help="classroom: what pip installs the grader from (a wheel's URL, a "
-                             "private repository, a package name)")
+    export.add_argument("--install",
+                        help="classroom (required): what pip installs the grader from (a "
+                             "wheel's URL, a private repository)")
     export.set_defaults(func=cmd_export)
     listing = sub.add_parser("list", help="list assignments")
     listing.set_defaults(func=lambda args: print("\n".join(assignments())) or 0)
@@ -500,6 +575,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except BrokenPipeError:       # e.g. piped into `head`
         return 0
+    except KeyboardInterrupt:     # Ctrl-C: no traceback (grade-all says what it kept)
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,8 +1,10 @@
 """The command line contract, submission discovery and the results JSON schema."""
 import json
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from graders.engine.submissions import discover
 
@@ -82,3 +84,80 @@ def test_student_self_check_runs_public_items_only():
     assert "setup" in scored and "chips" not in scored and "tie-break" not in scored
     # without -v: the first line of each problem, whole, and how to see it in full
     assert "Run the same command with -v to see each problem in full" in done.stdout
+
+
+def test_make_grade_and_check_take_paths_with_spaces_and_any_letters(tmp_path):
+    """The README's make commands with a Canvas download in "Classe Été 2026/Devoir 5 —
+    PocoLoco" and reports in a folder named with an apostrophe: the Makefile quotes them."""
+    import shutil
+    classe = tmp_path / "Classe Été 2026" / "Devoir 5 — PocoLoco"
+    classe.mkdir(parents=True)
+    demo = KIT_ROOT / "demo_submissions" / "pocoloco" / "garciamaria_45678_90123_a5.py"
+    shutil.copy(demo, classe / "garciamaria_45678_90123_a5.py")
+    shutil.copy(demo, classe / "a5 final.py")
+    reports = tmp_path / "Rapports d'été"
+    # the kit's own Python, without the venv's set-up step (the suite runs in it already)
+    make = ["make", "-s", "-o", ".venv/.installed", f"BIN={Path(sys.executable).parent}"]
+    done = subprocess.run(make + ["grade", "ASSIGNMENT=pocoloco", f"SUBMISSIONS={classe}",
+                                  f"REPORTS={reports}"],
+                          capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (reports / "pocoloco" / "garciamaria" / "results.json").is_file()
+    checked = subprocess.run(make + ["check", "ASSIGNMENT=pocoloco",
+                                     f"FILE={classe / 'a5 final.py'}"],
+                             capture_output=True, text=True, cwd=KIT_ROOT, timeout=300)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "self-check" in checked.stdout
+
+
+def test_an_oversize_main_file_is_graded_as_refused(tmp_path):
+    """A 21 MB a5.py (a program with megabytes of comments) is not "no a5.py": it scores 0,
+    saying how big it is and the limit, with a results.json and exit status 0."""
+    from graders.engine.submissions import MAX_FILE_BYTES
+    source = (KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_bytes()
+    big = tmp_path / "a5.py"
+    big.write_bytes(source + b"# " + b"x" * (21_076_738 - len(source) - 3) + b"\n")
+    assert big.stat().st_size == 21_076_738
+    done = _cli("grade", "pocoloco", str(big), "--json", str(tmp_path / "r.json"),
+                "--out", str(tmp_path / "reports"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] == 0
+    said = f"a5.py is 21,076,738 bytes, over the {MAX_FILE_BYTES:,}-byte limit"
+    assert said in json.dumps(data, ensure_ascii=False)
+    assert said in (tmp_path / "reports" / "pocoloco" / "a5" / "feedback.md").read_text()
+
+
+def test_a_main_file_path_takes_the_assignments_files_beside_it(tmp_path):
+    """`check poker_dice project.py`, as the students' README says, scored the reference 4/8:
+    dice.py beside it was not taken. The main file's path brings the rubric's other files
+    from its folder (and nothing else), for check and grade alike."""
+    folder = tmp_path / "mon projet"
+    shutil.copytree(KIT_ROOT / "reference" / "poker_dice", folder)
+    (folder / "notes.py").write_text("print('not an assignment file')\n")
+    checked = _cli("check", "poker_dice", str(folder / "project.py"))
+    assert checked.returncode == 0, checked.stderr
+    assert "Poker Dice (self-check): project  8/8" in checked.stdout
+    assert "took dice.py, magic8ball.py and test_project.py from beside project.py" \
+        in checked.stdout
+    done = _cli("grade", "poker_dice", str(folder / "project.py"), "--out", str(tmp_path),
+                "--json", str(tmp_path / "r.json"))
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["score"] == data["max_score"], done.stdout
+    assert "notes.py" not in json.dumps(data)
+
+
+def test_a_syntax_error_comes_first_in_the_self_check(tmp_path):
+    """A program Python cannot start: the SyntaxError with its line is the first thing
+    after the score, under the heading the items' "see 'How the runs went' above" names."""
+    source = (KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_text().splitlines()
+    broken = tmp_path / "a5.py"
+    broken.write_text("\n".join(source[:40] + ["def broken(:"] + source[40:]) + "\n")
+    done = _cli("check", "pocoloco", str(broken))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == "How the runs went:"
+    assert "SyntaxError" in lines[2] and "line 41" in lines[2]
+    above = [i for i, line in enumerate(lines) if "'How the runs went' above" in line]
+    assert above and min(above) > 2

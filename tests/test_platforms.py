@@ -117,6 +117,9 @@ def test_gradescope_broken_submission(gradescope_zip, tmp_path):
     schema("gradescope_results").validate(data)
     assert data["score"] == 0
     assert "SyntaxError" in data["output"] or "invalid syntax" in data["output"]
+    # the items say "see 'How the runs went' above": Gradescope shows this output above them
+    assert data["output"].startswith("**How the runs went**\n\n- ")
+    assert any("'How the runs went' above" in t["output"] for t in data["tests"])
 
 
 def test_gradescope_missing_submission(gradescope_zip, tmp_path):
@@ -190,6 +193,16 @@ def test_prairielearn_export_runs_like_the_external_grader(tmp_path):
         assert data["gradable"] is gradable
         if gradable:
             assert data["score"] == 1.0
+    # the grader itself fails (here: no Python to run it): the submission is not gradable,
+    # so it costs the student no attempt and no points, and the message says whose fault
+    env["GRADEKIT_PYTHON"] = shutil.which("false")
+    done = subprocess.run(["bash", str(entry)], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((grade / "results/results.json").read_text(encoding="utf-8"))
+    schema("prairielearn_results").validate(data)
+    assert data["gradable"] is False and "score" not in data
+    assert "The grader failed" in data["message"] and "not yours" in data["message"]
 
 
 # ------------------------------------------------------------------------------ Classroom
@@ -228,6 +241,16 @@ def classroom_export(tmp_path_factory):
     cli("export", "classroom", "pocoloco", "--out", str(out), "--install",
         "git+https://example.invalid/course/grader.git")
     return out
+
+
+def test_classroom_export_needs_to_be_told_where_the_grader_comes_from(tmp_path):
+    """No package index holds the kit: a workflow that pip-installs a made-up name fails for
+    every student, so --install is required."""
+    done = subprocess.run([PYTHON, "-m", "graders", "export", "classroom", "pocoloco",
+                           "--out", str(tmp_path / "repo")], capture_output=True, text=True,
+                          cwd=KIT_ROOT, timeout=120)
+    assert done.returncode == 2 and "export classroom needs --install" in done.stderr
+    assert not (tmp_path / "repo").exists()
 
 
 def test_classroom_workflow_has_a_step_per_item_and_the_reporter(classroom_export):

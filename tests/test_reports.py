@@ -115,3 +115,10 @@ def test_a_program_printing_one_endless_line(tmp_path):
         assert path.stat().st_size <= ATTACHMENT_BYTES
         assert max(len(line) for line in text.splitlines()) <= LINE_CAP + 50
         assert "characters left out" in text
+
+
+def test_left_out_counts_say_character_or_characters():
+    """A transcript line one character too long said "… 1 characters left out"."""
+    assert cap_line("x" * (LINE_CAP + 1)).endswith(" … 1 character left out")
+    assert cap_line("x" * (LINE_CAP + 1234)).endswith(" … 1,234 characters left out")
+    assert "\n… 1,037 characters left out …\n" in reports.shorten("y" * 1_100, 100)

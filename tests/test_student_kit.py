@@ -303,6 +303,8 @@ def test_kit_installs_with_one_command(unpacked, tmp_path):
                               "--no-deps", str(unpacked)], capture_output=True, text=True,
                              timeout=600)
     assert install.returncode == 0, install.stderr
+    # the student's folder is left as it was unpacked: no build/, no *.egg-info
+    assert not (unpacked / "build").exists() and not list(unpacked.glob("*.egg-info"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = subprocess.run([str(venv / "bin" / "gradekit"), "check", "pocoloco",
                            str(unpacked / "a5.py")], capture_output=True, text=True,

@@ -8,9 +8,11 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -87,7 +89,11 @@ def _copy(graded, tmp_path: Path, class_too: bool = False) -> tuple[Path, Path]:
     folder, reports, _ = graded
     shutil.copytree(reports, tmp_path / "reports")
     if class_too:
+        # the copied reports belong to the copied class folder (as if both had been moved)
         folder = Path(shutil.copytree(folder, tmp_path / "class"))
+        state = tmp_path / "reports" / "pocoloco" / classbook.STATE
+        state.write_text(json.dumps({**json.loads(state.read_text()),
+                                     "folder": str(folder.resolve())}))
     return folder, tmp_path / "reports"
 
 
@@ -210,6 +216,66 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
     assert _result(out, cut, "automatic.json")["max_score"] == 24
 
 
+def _slow_class(folder: Path) -> Path:
+    """smithjane, then zzslow: a correct program that thinks before each answer, several
+    seconds of grading (a sleep would not do: the grader's runs skip a program's sleeps)."""
+    folder.mkdir()
+    shutil.copy(DEMO / "smithjane_12345_67890_a5.py", folder / "smithjane_12345_67890_a5.py")
+    slow = ("import builtins\n_ask = builtins.input\n\n\ndef _slow(prompt=''):\n"
+            "    for _ in range(8_000_000):\n        pass\n    return _ask(prompt)\n\n\n"
+            "builtins.input = _slow\n")
+    (folder / "zzslow_99999_99999_a5.py").write_text(
+        slow + (DEMO / "garciamaria_45678_90123_a5.py").read_text())
+    return folder
+
+
+def _grading_zzslow(folder: Path, reports: Path, kit: Path) -> subprocess.Popen:
+    """grade-all of _slow_class, started and now grading zzslow (its own process group)."""
+    run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
+                            str(folder), "--out", str(reports), "--jobs", "1"],
+                           cwd=kit, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    line = run.stdout.readline()
+    while line and not line.startswith("[1/"):
+        line = run.stdout.readline()
+    assert line.startswith("[1/2]"), line
+    time.sleep(1)
+    return run
+
+
+def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
+    """Ctrl-C on a terminal reaches grade-all and its workers (one process group): the TA
+    sees one line saying what is kept, no traceback from a worker or from pytest."""
+    run = _grading_zzslow(_slow_class(tmp_path / "class"), tmp_path / "reports", kit)
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 130, out + err
+    assert err.strip().splitlines() == [
+        "Interrupted after 1 of 2: every finished result is kept; run the same command "
+        "again to grade the rest."], err
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
+    assert (tmp_path / "reports" / "pocoloco" / "smithjane" / ".graded").is_file()
+
+
+def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_path, kit):
+    folder, reports = _slow_class(tmp_path / "class"), tmp_path / "reports"
+    run = _grading_zzslow(folder, reports, kit)
+    try:
+        second = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+        report = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    finally:
+        os.killpg(run.pid, signal.SIGINT)
+        run.communicate(timeout=120)
+    assert second.returncode == 2, second.stdout + second.stderr
+    assert f"is in use by grade-all (pid {run.pid} on {socket.gethostname()}, started " \
+        in second.stderr
+    assert "[1/" not in second.stdout and "Reports of" not in second.stdout
+    assert report.returncode == 2 and f"pid {run.pid}" in report.stderr
+    again = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert again.returncode == 0, again.stderr             # released when the first ended
+    assert not (reports / "pocoloco" / classbook.LOCK_OWNER).exists()
+
+
 def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):
     folder, reports = _copy(graded, tmp_path, class_too=True)
     out = reports / "pocoloco"
@@ -254,6 +320,71 @@ def test_a_vanished_submission_is_set_aside_and_dropped_from_the_class_files(
     assert "wongalex" in report.split("## Set aside")[1]
     once_more = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
     assert "Set aside" not in once_more.stdout                  # listed once
+
+
+# ---------------------------------------------------------------------- whose reports
+def _cli_from(folder: Path, kit: Path, *args):
+    """The command line run from a TA's own folder (not the kit's), as an installed kit is."""
+    env = dict(os.environ, PYTHONPATH=str(kit))
+    return subprocess.run([sys.executable, "-m", "graders", *args], capture_output=True,
+                          text=True, cwd=folder, env=env, timeout=300)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+def test_reports_belong_to_the_class_folder_they_were_built_from(graded, tmp_path, kit):
+    """grade-all on a second class folder with the first one's reports folder (the default,
+    run from the TA's folder) is refused, with both folders named, until --replace; then the
+    first class's reports are moved aside whole, never deleted."""
+    first, reports = _copy(graded, tmp_path)
+    out = reports / "pocoloco"
+    before = _files(out)
+    other = tmp_path / "Classe Été 2026" / "Devoir 5 — PocoLoco"
+    other.mkdir(parents=True)
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", other / "garciamaria_45678_90123_a5.py")
+    refused = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(other))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert str(first.resolve()) in refused.stderr and str(other) in refused.stderr
+    assert "--replace" in refused.stderr and "[1/" not in refused.stdout
+    assert _files(out) == before                         # nothing moved, nothing rewritten
+    replaced = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(other), "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stdout.splitlines()[0] == f"Reports of {other} go to {out.resolve()}/"
+    assert set(_gradebook(out)) == {"garciamaria"}
+    assert [row[1] for row in _rows(out / "canvas.csv")[2:]] == ["45678"]
+    (aside,) = (out / ".replaced").iterdir()
+    assert _files(aside)["smithjane/automatic.json"] == before["smithjane/automatic.json"]
+    assert "overrides.toml" in _files(aside) and not (out / ".vanished").exists()
+    assert not (kit / "reports").exists()
+    back = _cli_from(tmp_path, kit, "grade-all", "pocoloco", str(first))
+    assert back.returncode == 2 and str(other) in back.stderr
+
+
+def test_a_single_grade_never_touches_a_class(graded, tmp_path, kit):
+    """`grade` of one file, run from the folder that holds a class's reports: its report goes
+    to reports/single/, said in its first line; the class's files are left as they were and
+    `report` still finds only the class's students."""
+    _, reports = _copy(graded, tmp_path)
+    before = _files(reports)
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", tmp_path / "a5.py")
+    done = _cli_from(tmp_path, kit, "grade", "pocoloco", "a5.py")
+    assert done.returncode == 0, done.stderr
+    single = Path("reports") / "single" / "pocoloco" / "a5"
+    assert done.stdout.splitlines()[0] == f"Reports go to {single}/"
+    assert (tmp_path / single / "results.json").is_file()
+    assert {k: v for k, v in _files(reports).items() if not k.startswith("single")} == before
+    into = _cli_from(tmp_path, kit, "grade", "pocoloco", "a5.py", "--out", "reports")
+    assert into.returncode == 2 and "single grade does not write there" in into.stderr
+    report = _cli_from(tmp_path, kit, "report", "pocoloco")
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.splitlines()[0].startswith(
+        f"Rebuilding the class files in {(reports / 'pocoloco').resolve()}/")
+    assert set(_gradebook(reports / "pocoloco")) == {"smithjane", "leekevin", "wongalex", NO_ID}
+    assert "a5" not in (reports / "pocoloco" / "canvas.csv").read_text()
+    assert not (kit / "reports").exists()
 
 
 # ---------------------------------------------------------------------- overrides
@@ -315,6 +446,52 @@ def test_an_override_stays_with_its_student_when_another_takes_the_name(graded, 
     assert _result(out, "smithjane")["score"] == before                  # the newcomer
     assert "[smithjane] was written for user 12345, who has no submission any more " \
            "(smithjane is now user 11125)" in done.stderr
+
+
+def test_overrides_remember_the_code_they_were_set_for(graded, tmp_path, kit):
+    """wongalex resubmits different code after the TA set an item and confirmed two review
+    items: the points stay, marked "set for an earlier version" for the TA (needs_review.md,
+    the class page) and the student; the old confirmations no longer count. A new upload of
+    the same code is the same version; changing the table sets it for the new code."""
+    folder, reports = _copy(graded, tmp_path, class_too=True)
+    out = reports / "pocoloco"
+    automatic = _result(out, "wongalex", "automatic.json")
+    item = next(t["number"] for t in automatic["tests"]
+                if t["score"] == t["max_score"] == 1)
+    table = f'\n[wongalex]\n{item} = 0\nconfirmed = ["ui", "functions"]\n'
+    (out / "overrides.toml").write_text((out / "overrides.toml").read_text() + table)
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    assert _result(out, "wongalex")["extra_data"]["provisional"] == ["readability"]
+    code = (folder / "wongalex_78901_23456_a5.py").read_bytes()
+    (folder / "wongalex_78901_23457_a5.py").write_bytes(code)     # the same code again
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    assert not _result(out, "wongalex")["extra_data"]["overrides_for_earlier_version"]
+    shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", folder / "wongalex_78901_23458_a5.py")
+    done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
+    assert done.returncode == 0, done.stderr
+    result = _result(out, "wongalex")
+    assert {t["number"]: t["score"] for t in result["tests"]}[item] == 0          # kept
+    assert _result(out, "wongalex", "automatic.json")["score"] == 24
+    assert result["extra_data"]["provisional"] == ["ui", "functions", "readability"]
+    review = (out / "needs_review.md").read_text()
+    line = next(x for x in review.splitlines() if x.startswith("- **wongalex**"))
+    assert f"set for an earlier version ({item}, confirmed functions, confirmed ui)" in line
+    assert "**wongalex**: ui, functions, readability" in review
+    feedback = (out / "wongalex" / "feedback.md").read_text()
+    assert f"set by a TA for an earlier version (automatic: 1)" in feedback
+    assert "made for an earlier version of your submission" in feedback
+    assert "A TA confirmed this score." not in feedback
+    page = (out / "index.html").read_text().split("wongalex</a>")[1][:2000]
+    assert f"set by a TA for an earlier version: {item}" in page
+    # the TA looks at the new code and keeps the table: any change sets it for this version
+    (out / "overrides.toml").write_text((out / "overrides.toml").read_text().replace(
+        table, table + 'comment = "Checked again."\n'))
+    assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
+    result = _result(out, "wongalex")
+    assert not result["extra_data"]["overrides_for_earlier_version"]
+    assert result["extra_data"]["provisional"] == ["readability"]
+    assert "earlier version" not in (out / "wongalex" / "feedback.md").read_text()
 
 
 def test_review_items_are_provisional_until_confirmed(graded, tmp_path, kit):
@@ -403,12 +580,21 @@ def test_a_per_day_late_policy_needs_the_days(graded, tmp_path):
     automatic = _result(out, "leekevin", "automatic.json")["score"]
     assert _result(out, "leekevin")["score"] == automatic              # days unknown
     assert "set late_days in overrides.toml" in (out / "needs_review.md").read_text()
+    # not exported with a score that is not final; listed, and the student is told
+    assert "23456" not in [row[1] for row in _rows(out / "canvas.csv")]
+    left_out = (out / "class_report.md").read_text().split("## Not in canvas.csv")[1]
+    assert "leekevin (LATE, but how many days late is not set" in left_out
+    feedback = (out / "leekevin" / "feedback.md").read_text()
+    assert ("Late: the late deduction (10 % a day) is not applied yet: a TA has still to set "
+            "how many days late this was, and the score will go down then.") in feedback
     with open(out / "overrides.toml", "a") as handle:
         handle.write("\n[leekevin]\nlate_days = 2\n")
     assert _cli("report", "pocoloco", "--out", str(reports), cwd=kit).returncode == 0
     assert _result(out, "leekevin")["score"] == round(automatic - 4.8, 2)
     assert "Late: -4.8 (2 days × 10 % late deduction)" in \
         (out / "leekevin" / "feedback.md").read_text()
+    assert [r for r in _rows(out / "canvas.csv") if r[1] == "23456"][0][-1] == \
+        f"{automatic - 4.8:g}"
 
 
 def test_a_bad_late_policy_is_an_error(graded, tmp_path):
@@ -456,3 +642,29 @@ def test_a_tables_comment_is_shown_beside_an_items_own_comment():
     assert result["extra_data"]["overrides"]["ui"]["comment"] == \
         "Clear menus. Fixed by TA review."
     assert "TA's comment: Clear menus. Fixed by TA review." in result["tests"][0]["output"]
+
+
+def test_tables_of_students_named_in_other_letters_are_quoted(tmp_path):
+    """`[möllerjosé]` is a TOML error (bare names are ASCII) and `[o.brien]` a nested table:
+    the header says to quote them and names the class's students who need it, the error
+    shows the quoted table, and table names in warnings are written as TOML reads them."""
+    rubric = Rubric.load("pocoloco")
+    header = classbook.overrides_header(rubric, ["smithjane", "möllerjosé", "o.brien"])
+    assert '["möllerjosé"], not [möllerjosé]' in header
+    assert 'These students\' tables need the quotes: ["möllerjosé"], ["o.brien"]' in header
+    assert tomllib.loads(header) == {}
+    path = tmp_path / "overrides.toml"
+    path.write_text(header + "\n[möllerjosé]\nui = 1\n", encoding="utf-8")
+    with pytest.raises(classbook.ClassbookError) as error:
+        classbook.load_overrides(path, rubric, {"möllerjosé"})
+    assert "[möllerjosé]" in str(error.value)
+    assert 'is written in quotes: ["möllerjosé"])' in str(error.value)
+    path.write_text(header + '\n["möllerjosé"]\nui = 1\n\n[o.brien]\nui = 2\n',
+                    encoding="utf-8")
+    found, warnings = classbook.load_overrides(path, rubric, {"möllerjosé", "o.brien"})
+    assert found["möllerjosé"].points == {"ui": 1.0}
+    assert warnings == ['overrides.toml: [o] is not a student of this class (no submission '
+                        'of that name) (a student name with other letters than a-z, 0-9, _ '
+                        'and - (é, ö, a dot) is written in quotes: ["o.brien"], not '
+                        '[o.brien]); its overrides are not applied']
+    assert classbook.table_name("smith-jane_2") == "[smith-jane_2]"

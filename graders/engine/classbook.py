@@ -19,6 +19,7 @@ them true to the class folder and to the TA's decisions:
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import csv
 import hashlib
@@ -27,6 +28,8 @@ import os
 import re
 import selectors
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -43,9 +46,13 @@ AUTOMATIC_JSON = "automatic.json"
 AUTOMATIC_MD = "automatic.md"
 MARKER = ".graded"
 VANISHED = ".vanished"
-STATE = ".classbook.json"
+STATE = ".classbook.json"          # the class folder the reports were built from, ...
+REPLACED = ".replaced"             # reports of another class folder, set aside (--replace)
+LOCK = ".lock"                     # held by the grade-all or report writing the folder
+LOCK_OWNER = ".lock-owner.json"    # who holds it: pid, host, start time
 OVERRIDES = "overrides.toml"
 OWNERS = ".override_owners.json"    # each overrides.toml table -> the LMS user id it is for
+VERSIONS = ".override_versions.json"  # each table -> its content and the code it was set for
 # keys of a student's table in overrides.toml that are not rubric item ids
 SETTINGS = ("comment", "confirmed", "late", "late_days")
 
@@ -113,6 +120,15 @@ def submission_hash(submission) -> str:
     return digest.hexdigest()
 
 
+def content_hash(submission) -> str:
+    """A hash of the submission's code alone (its files' names and bytes): what a TA looked
+    at. A new upload of the same files (a new submission id) keeps it."""
+    digest = hashlib.sha256()
+    for name in sorted(submission.files):
+        digest.update(name.encode() + b"\0" + submission.files[name].read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def is_current(folder: Path, submission_digest: str, grader_digest: str) -> bool:
     """Is the stored result in ``folder`` complete and made from this submission and grader?"""
     try:
@@ -137,7 +153,8 @@ def write_automatic(report: reports.SubmissionReport, folder: Path, submission,
         if path.is_relative_to(inside):      # attachment names are the grader's; keep them in
             atomic_write(path, reports.fit_bytes(text, reports.ATTACHMENT_BYTES))
     data = reports.results_json(report)
-    data["extra_data"]["submission"] = identity(submission)
+    data["extra_data"]["submission"] = {**identity(submission),
+                                        "content": content_hash(submission)}
     atomic_write(folder / AUTOMATIC_JSON, json.dumps(data, indent=2, ensure_ascii=False))
     atomic_write(folder / AUTOMATIC_MD, reports.feedback_markdown(report))
     atomic_write(folder / MARKER, json.dumps({"submission": submission_hash(submission),
@@ -174,21 +191,48 @@ class Override:
     confirmed: set[str] = field(default_factory=set)           # review items confirmed
     late: bool | None = None                                   # None: as the LMS said
     late_days: int | None = None
+    digest: str = ""                       # of the table as written (see place_overrides)
+    earlier_version: bool = False          # set for code the student has replaced since
 
 
-def overrides_header(rubric: Rubric) -> str:
-    """The comment that starts a new overrides.toml: what it holds, with an example."""
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def table_name(student: str) -> str:
+    """A student's table in overrides.toml as TOML reads it: bare when the name has only
+    a-z, A-Z, 0-9, _ and -; otherwise quoted (``["möllerjosé"]``: TOML's bare keys are
+    ASCII only, and a dot would make nested tables)."""
+    if BARE_KEY.fullmatch(student):
+        return f"[{student}]"
+    escaped = "".join(c if c.isprintable() and c not in '"\\' else f"\\u{ord(c):04x}"
+                      for c in student)
+    return f'["{escaped}"]'
+
+
+QUOTING = ("a student name with other letters than a-z, 0-9, _ and - (é, ö, a dot) is "
+           "written in quotes")
+
+
+def overrides_header(rubric: Rubric, students: list[str] = ()) -> str:
+    """The comment that starts a new overrides.toml: what it holds, with an example, and the
+    quoted table names of the class's students that need them."""
     review = [i.id for i in rubric.items if i.review] or ["ui"]
     items = [i.id for i in rubric.items]
     item_list = textwrap.fill(", ".join(items), 96, initial_indent="#   ",
                               subsequent_indent="#   ")
+    quoted = [table_name(s) for s in students if not BARE_KEY.fullmatch(s)]
+    quoted_list = "\n" + textwrap.fill(
+        "These students' tables need the quotes: " + ", ".join(quoted), 96,
+        initial_indent="# ", subsequent_indent="#   ") if quoted else ""
     return f"""\
 # TA overrides for {rubric.title} ({rubric.assignment}).
 # Every `grade-all` and `python -m graders report {rubric.assignment}` applies this file. The
 # grader's own result (automatic.json in each student's folder) is never changed: delete a
 # line and the automatic score is back.
 #
-# One table per student, named as the student's report folder. Keys:
+# One table per student, named as the student's report folder; {QUOTING}:
+# ["möllerjosé"], not [möllerjosé] (TOML's bare names are ASCII only).{quoted_list}
+# Keys:
 #   <item id> = points            a rubric item's points (0 to the item's maximum)
 #   <item id> = {{ points = 1, comment = "..." }}   points with a comment for that item only
 #   comment = "..."               shown to the student beside every item changed here
@@ -209,11 +253,11 @@ def overrides_header(rubric: Rubric) -> str:
 """
 
 
-def ensure_overrides_file(folder: Path, rubric: Rubric) -> Path:
+def ensure_overrides_file(folder: Path, rubric: Rubric, students: list[str] = ()) -> Path:
     """``folder/overrides.toml``, written with its explaining header when missing."""
     path = folder / OVERRIDES
     if not path.exists():
-        atomic_write(path, overrides_header(rubric))
+        atomic_write(path, overrides_header(rubric, students))
     return path
 
 
@@ -236,7 +280,11 @@ def load_overrides(path: Path, rubric: Rubric, students: set[str] | None = None)
             shown = lines[number - 1].strip() if 0 < number <= len(lines) else ""
             where = f" line {number}" + (f" ({shown[:80]!r})" if shown else "")
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise ClassbookError(f"{path}:{where}: {message}; fix the file (nothing was "
+        fix = ""
+        table = re.fullmatch(r"\s*\[\s*([^\[\]\"']+?)\s*\]\s*(#.*)?", shown) if found else None
+        if table and not BARE_KEY.fullmatch(table.group(1)):
+            fix = f" ({QUOTING}: {table_name(table.group(1))})"
+        raise ClassbookError(f"{path}:{where}: {message}{fix}; fix the file (nothing was "
                              f"graded or changed)") from None
     items = {i.id: i for i in rubric.items}
     review = {i.id for i in rubric.items if i.review}
@@ -248,12 +296,17 @@ def load_overrides(path: Path, rubric: Rubric, students: set[str] | None = None)
                             f"ignored")
             continue
         if students is not None and student not in students:
-            warnings.append(f"{path.name}: [{student}] is not a student of this class (no "
-                            f"submission of that name); its overrides are not applied")
+            dotted = [f"{student}.{key}" for key in table if f"{student}.{key}" in students]
+            hint = (f" ({QUOTING}: {table_name(dotted[0])}, not [{dotted[0]}])"
+                    if dotted else "")
+            warnings.append(f"{path.name}: {table_name(student)} is not a student of this "
+                            f"class (no submission of that name){hint}; its overrides are not "
+                            f"applied")
             continue
-        override = Override(student)
+        override = Override(student, digest=hashlib.sha256(json.dumps(
+            table, sort_keys=True, default=str).encode()).hexdigest())
         for key, value in table.items():
-            where = f"{path.name}: [{student}] {key}"
+            where = f"{path.name}: {table_name(student)} {key}"
             if key in items:
                 points, comment = value, ""
                 if isinstance(value, dict):
@@ -326,8 +379,11 @@ class LatePolicy:
             points = round(max_score * min(self.deduction, self.max_deduction) / 100, 2)
             return points, f"Late: -{points:g} ({self.deduction:g} % late deduction)", None
         if days is None:
-            return 0.0, "", ("LATE, but how late is not known: set late_days in "
-                             "overrides.toml (no late deduction applied yet)")
+            return 0.0, (f"Late: the late deduction ({self.deduction:g} % a day) is not "
+                         f"applied yet: a TA has still to set how many days late this was, "
+                         f"and the score will go down then."), \
+                ("LATE, but how late is not known: set late_days in overrides.toml (no late "
+                 "deduction applied yet; left out of canvas.csv until then)")
         percent = min(self.deduction * days, self.max_deduction)
         points = round(max_score * percent / 100, 2)
         return points, (f"Late: -{points:g} ({days} day{'s' if days != 1 else ''} × "
@@ -375,11 +431,17 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
     late = bool(who.get("late")) if override.late is None else override.late
     if override.late_days is not None:
         late = override.late_days > 0
+    # Interpretation: points a TA set for code the student has replaced since are kept (a
+    # TA's decision is not dropped silently) but marked; a confirmation says "the score I
+    # saw is right", which the new code's score may not be: it no longer counts.
+    earlier = override.earlier_version
+    confirmed = set() if earlier else override.confirmed
+    for_earlier = " for an earlier version of this submission" if earlier else ""
     changed = {}
     for test in result.get("tests", []):
         item_id = test["number"]
         if item_id not in override.points:
-            if item_id in override.confirmed:
+            if item_id in confirmed:
                 test["tags"] = [t for t in test.get("tags", []) if t != "needs-review"]
             continue
         points = override.points[item_id]
@@ -388,15 +450,15 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
         comment = " ".join(dict.fromkeys(c for c in (override.comments.get(item_id),
                                                       override.comment) if c))
         changed[item_id] = {"score": points, "automatic": test["score"], "comment": comment}
-        test["output"] = (f"A TA set this item to {points:g} / {test['max_score']:g} (the "
-                          f"grader's automatic score: {test['score']:g})."
+        test["output"] = (f"A TA set this item to {points:g} / {test['max_score']:g}"
+                          f"{for_earlier} (the grader's automatic score: {test['score']:g})."
                           + (f" TA's comment: {comment}" if comment else "")
                           + "\n\n" + test.get("output", ""))
         test["score"] = points
         test["status"] = "passed" if points >= test["max_score"] - 1e-9 else "failed"
         test["tags"] = [t for t in test.get("tags", []) if t != "needs-review"]
     review = [i.id for i in rubric.items if i.review]
-    provisional = [i for i in review if i not in override.confirmed and i not in changed]
+    provisional = [i for i in review if i not in confirmed and i not in changed]
     items_total = round(sum(t["score"] for t in result.get("tests", [])), 2)
     deduction, late_line, late_problem = (policy.applied(late, override.late_days,
                                                          rubric.max_score)
@@ -405,18 +467,27 @@ def applied_result(automatic: dict, rubric: Rubric, override: Override | None,
     reasons = [r for r in extra.get("needs_review", [])
                if not r.startswith("confirm review items")
                and not any(r.startswith(f"not judged: {i} (") for i in changed)]
-    if late_problem:
-        reasons.append(late_problem)
+    stale = None
+    if earlier and (changed or override.confirmed):
+        what = ", ".join(list(changed) + [f"confirmed {i}" for i in sorted(override.confirmed)
+                                          if i in review and i not in changed])
+        stale = (f"overrides.toml set for an earlier version ({what}): the student's code has "
+                 f"changed since; the points are kept, confirmations no longer count. Look at "
+                 f"this version, then change the table (any change sets it for this version)")
+    ta_problems = [p for p in (stale, late_problem) if p]
+    reasons += ta_problems
     if provisional:
         reasons.append("confirm review items: " + ", ".join(provisional))
     extra.update({
         "automatic_score": automatic.get("score", 0), "overrides": changed,
         "overrides_comment": override.comment,
+        "overrides_for_earlier_version": bool(stale),
         "provisional": provisional,
         "not_judged": [i for i in extra.get("not_judged", []) if i not in changed],
         "needs_review": reasons,
-        "problems": extra.get("problems", []) + ([late_problem] if late_problem else []),
+        "problems": extra.get("problems", []) + ta_problems,
         "late": late, "late_days": override.late_days, "late_deduction": deduction,
+        "late_days_needed": bool(late_problem),
         "late_note": late_line,
         "user_id": who.get("user_id"), "submission_id": who.get("submission_id"),
         "display_name": who.get("display_name") or extra.get("student")})
@@ -458,15 +529,18 @@ def applied_markdown(markdown: str, result: dict, rubric: Rubric) -> str:
                 index += 1                     # a TA decided every item: no paragraph left
         elif row and row.group("id") in tests and row.group("id") in items:
             out.append(_table_row(items[row.group("id")], tests[row.group("id")], changed,
-                                  provisional, not_judged))
+                                  provisional, not_judged,
+                                  extra.get("overrides_for_earlier_version", False)))
         elif heading and heading.group("id") in tests and heading.group("id") in items:
             item_id = heading.group("id")
             test = tests[item_id]
             out += [_heading(items[item_id], test, changed, not_judged), ""]
             if item_id in changed:
                 change = changed[item_id]
+                earlier = (" for an earlier version of your submission"
+                           if extra.get("overrides_for_earlier_version") else "")
                 out += [f"**A TA set this item to {change['score']:g} / {test['max_score']:g}"
-                        f"** (the grader's automatic score: {change['automatic']:g} / "
+                        f"{earlier}** (the grader's automatic score: {change['automatic']:g} / "
                         f"{test['max_score']:g})."
                         + (f" TA's comment: {change['comment']}" if change["comment"] else ""),
                         "", "What the grader found:", ""]
@@ -489,14 +563,19 @@ def _changes_summary(result: dict) -> list[str]:
         ids = ", ".join(f"`{i}`" for i in extra["overrides"])
         lines += ["", f"A TA changed {ids}; the grader's automatic score was "
                       f"{extra.get('automatic_score', 0):g} / {result.get('max_score', 0):g}."]
+    if extra.get("overrides_for_earlier_version"):
+        lines += ["", "A TA's decisions here were made for an earlier version of your "
+                      "submission: they are kept until a TA has looked at this version."]
     return lines
 
 
-def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: set) -> str:
+def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: set,
+               earlier: bool = False) -> str:
     score = test["score"]
     mark = "✔" if score >= item.points - 1e-9 else ("½" if score > 0 else "✘")
     if item.id in changed:
-        note = f" set by a TA (automatic: {changed[item.id]['automatic']:g})"
+        note = (f" set by a TA{' for an earlier version' if earlier else ''} (automatic: "
+                f"{changed[item.id]['automatic']:g})")
     elif item.id in not_judged:
         mark, note = "?", " not judged: a TA will look at it"
     elif item.review:
@@ -571,12 +650,84 @@ def write_state(out: Path, **facts) -> None:
     atomic_write(out / STATE, json.dumps(facts, indent=2))
 
 
+class InUse(ClassbookError):
+    """Another grade-all or report is writing the reports folder."""
+
+
+@contextlib.contextmanager
+def locked(out: Path, command: str):
+    """Hold the reports folder ``out`` while ``command`` (grade-all, report) writes it: a
+    second one at the same time stops (InUse), saying who holds it. The lock is the
+    operating system's (filelock: released when the holder ends, however it ends); who holds
+    it is written beside it for the message."""
+    from filelock import FileLock, Timeout
+
+    out.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(out / LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        try:
+            owner = json.loads((out / LOCK_OWNER).read_text(encoding="utf-8"))
+            who = (f"{owner.get('command', 'a command')} (pid {owner.get('pid')} on "
+                   f"{owner.get('host')}, started {owner.get('started')})")
+        except (OSError, ValueError):
+            who = "another grade-all or report (it did not say who it is)"
+        raise InUse(f"{out} is in use by {who}: wait for it to finish (or stop it), then run "
+                    f"this again. Nothing was graded or changed.") from None
+    try:
+        atomic_write(out / LOCK_OWNER, json.dumps({
+            "command": command, "pid": os.getpid(), "host": socket.gethostname(),
+            "started": time.strftime("%Y-%m-%d %H:%M:%S")}))
+        yield
+    finally:
+        (out / LOCK_OWNER).unlink(missing_ok=True)
+        lock.release()
+
+
+def other_class(out: Path, folder: Path) -> str | None:
+    """Why ``out`` may not be rebuilt from the class folder ``folder``, or None.
+
+    A reports folder belongs to the class folder it was built from (recorded in
+    ``.classbook.json``): rebuilding it from another one would set every student of the
+    first class aside and rewrite canvas.csv for the second."""
+    state = read_state(out)
+    recorded, source = state.get("folder"), str(Path(folder).resolve())
+    if not recorded or recorded == source or not (stored_students(out, any_report=True)
+                                                  or (out / OVERRIDES).is_file()):
+        return None
+    gone = "" if Path(recorded).is_dir() else " (that folder is not there any more)"
+    when = f", last graded {state['when']}" if state.get("when") else ""
+    return (f"{out} holds the reports of another class folder: {recorded}{gone}{when}. "
+            f"Grading {source} into it would set that class's students aside and rewrite its "
+            f"canvas.csv. Give this class a reports folder of its own (--out), or add "
+            f"--replace to move the other class's reports, overrides.toml included, to "
+            f"{out / REPLACED}/ (nothing is deleted) and start this one afresh.")
+
+
+def claim(out: Path, folder: Path) -> str | None:
+    """Record ``folder`` as the class folder of ``out`` before anything is graded. Reports
+    of another class folder (see ``other_class``; the caller has checked ``--replace``) are
+    moved, never deleted, to ``.replaced/<date>/``, which is returned."""
+    moved = None
+    state = read_state(out)
+    if other_class(out, folder):
+        moved = out / REPLACED / time.strftime("%Y%m%d-%H%M%S")
+        moved.mkdir(parents=True, exist_ok=True)
+        for entry in list(out.iterdir()):
+            if entry.name not in (REPLACED, LOCK, LOCK_OWNER):
+                shutil.move(str(entry), str(moved / entry.name))
+        state = {}
+    write_state(out, **{**state, "folder": str(Path(folder).resolve())})
+    return str(moved) if moved else None
+
+
 def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
     """canvas.csv for Canvas's gradebook import: Student, ID (Canvas's user id), SIS User ID,
     SIS Login ID, Section, then the assignment's column, with a "Points Possible" row first
     (as Canvas's own export has). Scores are after overrides and the late policy. Students
-    without a Canvas user id, or whose grading failed, are left out (never guessed): returns
-    them, with why."""
+    without a Canvas user id, whose grading failed, or late under a per-day policy with no
+    late_days yet, are left out (never guessed): returns them, with why."""
     left_out = []
     rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", canvas_column(rubric)],
             ["    Points Possible", "", "", "", "", f"{rubric.max_score:g}"]]
@@ -586,6 +737,10 @@ def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
             left_out.append(f"{_student(result)} (the grader failed on it)")
         elif not extra.get("user_id"):
             left_out.append(f"{_student(result)} (no Canvas user id in the file names)")
+        elif extra.get("late_days_needed"):
+            # a per-day late policy: the score is not final until the days are known
+            left_out.append(f"{_student(result)} (LATE, but how many days late is not set: "
+                            f"late_days in overrides.toml)")
         else:
             rows.append([reports.one_line(extra.get("display_name") or _student(result), 100),
                          str(extra["user_id"]), "", "", "", f"{result.get('score', 0):g}"])
@@ -620,13 +775,19 @@ class Rebuilt:
     left_out_of_canvas: list[str]
 
 
-def stored_user_id(folder: Path) -> str | None:
-    """The LMS user id stored with a student's automatic result (None if it said none)."""
+def stored_submission(folder: Path) -> dict:
+    """What was stored about the submission of a student's automatic result: the LMS's
+    user id and the content hash of its code (empty when nothing was)."""
     try:
         data = json.loads((folder / AUTOMATIC_JSON).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    user_id = (data.get("extra_data", {}).get("submission") or {}).get("user_id")
+        return {}
+    return data.get("extra_data", {}).get("submission") or {}
+
+
+def stored_user_id(folder: Path) -> str | None:
+    """The LMS user id stored with a student's automatic result (None if it said none)."""
+    user_id = stored_submission(folder).get("user_id")
     return str(user_id) if user_id else None
 
 
@@ -639,12 +800,22 @@ def place_overrides(out: Path, overrides: dict[str, Override], students: list[st
     table follows that user id: to the student's new folder when another student's arrival
     renamed it (two Jane Smiths become smithjane_12345 and smithjane_11125), and never to
     another student who now has the table's name. A table that cannot be placed is not
-    applied, and a warning says why (never a silently wrong grade)."""
+    applied, and a warning says why (never a silently wrong grade).
+
+    A table is also written for the code the TA looked at: the content hash of the stored
+    submission is kept with the table's own (``VERSIONS``) when the table is first applied,
+    or applied again after the TA changed it. When the student's code has changed since
+    and the table has not, the table is marked ``earlier_version`` (its points are kept,
+    marked as such; its confirmations no longer count)."""
     path = out / OWNERS
     try:
         owners = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         owners = {}
+    try:
+        versions = json.loads((out / VERSIONS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        versions = {}
     ids = {student: stored_user_id(out / student) for student in students}
     folder_of = {user_id: student for student, user_id in ids.items() if user_id}
     placed: dict[str, Override] = {}
@@ -656,22 +827,41 @@ def place_overrides(out: Path, overrides: dict[str, Override], students: list[st
             why = (f"was written for user {owner}, who has no submission any more"
                    + (f" ({name} is now user {ids[name]})" if ids.get(name) else "")
                    if owner else "is not a student of this class (no submission of that name)")
-            warnings.append(f"{OVERRIDES}: [{name}] {why}; its overrides are not applied")
+            warnings.append(f"{OVERRIDES}: {table_name(name)} {why}; its overrides are not "
+                            f"applied")
             continue
         if target != name:
             if target in overrides:
-                warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} "
-                                f"now, which has a table of its own: [{name}] is not applied")
+                warnings.append(f"{OVERRIDES}: {table_name(name)} (user {owner}) is graded as "
+                                f"{target} now, which has a table of its own: "
+                                f"{table_name(name)} is not applied")
                 continue
-            warnings.append(f"{OVERRIDES}: [{name}] (user {owner}) is graded as {target} now "
-                            f"(another student's submission changed the folder names): "
-                            f"applied to {target}; rename the table to [{target}]")
+            warnings.append(f"{OVERRIDES}: {table_name(name)} (user {owner}) is graded as "
+                            f"{target} now (another student's submission changed the folder "
+                            f"names): "
+                            f"applied to {target}; rename the table to {table_name(target)}")
         override.student = target
         placed[target] = override
         if ids.get(target):
             owners[name] = ids[target]
+        content = stored_submission(out / target).get("content")
+        record = versions.get(name) or {}
+        if content and (record.get("table") != override.digest or not record.get("content")):
+            versions[name] = {"table": override.digest, "content": content}
+        elif content and record.get("content") != content:
+            override.earlier_version = True
     atomic_write(path, json.dumps(owners, indent=2, ensure_ascii=False))
+    atomic_write(out / VERSIONS, json.dumps(versions, indent=2, ensure_ascii=False))
     return placed, warnings
+
+
+def remember_overrides(out: Path, rubric: Rubric, students: list[str]) -> None:
+    """Before grading anew: record each table of overrides.toml against the stored results
+    the TA wrote it for (``place_overrides``), so that a resubmission graded now is seen as
+    a new version. Warnings wait for the class files."""
+    if (out / OVERRIDES).is_file():
+        overrides, _ = load_overrides(out / OVERRIDES, rubric)
+        place_overrides(out, overrides, students)
 
 
 def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
@@ -682,7 +872,7 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     HTML pages and (given the submissions) similarity.md."""
     from . import html        # the pages need Jinja2; imported only when pages are made
 
-    override_path = ensure_overrides_file(out, rubric)
+    override_path = ensure_overrides_file(out, rubric, students)
     overrides, warnings = load_overrides(override_path, rubric)
     overrides, placing = place_overrides(out, overrides, students)
     warnings += placing
@@ -775,7 +965,9 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
     for _ in range(max(1, min(jobs, len(queue)))):
         read_end, write_end = os.pipe()
         worker = subprocess.Popen(
-            [sys.executable, "-m", "graders", "_worker", assignment, str(folder), str(out),
+            # absolute paths: the workers run in the kit's folder, not the TA's
+            [sys.executable, "-m", "graders", "_worker", assignment, str(Path(folder).resolve()),
+             str(Path(out).resolve()),
              "--progress-fd", str(write_end)],
             cwd=KIT_ROOT, stdin=subprocess.PIPE, text=True, pass_fds=(write_end,))
         os.close(write_end)
@@ -806,6 +998,16 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
                     progress.finish(student, detail if kind == "done"
                                     else f"the grader failed ({detail})")
                     _feed(worker, queue)
+    except KeyboardInterrupt:
+        # Ctrl-C on a terminal reaches the workers too; a signal sent to grade-all alone
+        # is passed on, so that no worker goes on grading
+        for worker in workers:
+            if worker.poll() is None:
+                try:
+                    worker.send_signal(signal.SIGINT)
+                except OSError:
+                    pass
+        raise
     finally:
         for worker in workers:
             if worker.stdin and not worker.stdin.closed:

@@ -426,6 +426,7 @@ def _students(results: list[dict], folder: Path) -> list[dict]:
                      "late": bool(extra.get("late")),
                      "late_deduction": extra.get("late_deduction") or 0,
                      "overridden": list(extra.get("overrides", {})),
+                     "earlier_version": bool(extra.get("overrides_for_earlier_version")),
                      "provisional": extra.get("provisional", [])})
     return rows
 

@@ -141,8 +141,12 @@ class KitPlugin:
         self._parsed_ahead: dict[str, threading.Thread] = {}
         self.attachments: dict[str, dict[str, str]] = {}
         self.grader_problems: list[str] = []     # the grader does not match the rubric
+        self.interrupted = False                 # Ctrl-C (pytest caught it)
 
     # ------------------------------------------------------------------ pytest hooks
+    def pytest_keyboard_interrupt(self, excinfo):
+        self.interrupted = True
+
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "item(id, weight=1): the rubric item a check scores")
         if not config.pluginmanager.has_plugin("terminal"):
@@ -449,6 +453,8 @@ def _run_here(rubric: Rubric, gradable: list[Submission], grader_dir: Path,
     args += ["-p", "no:terminal"] if quiet else ["-v", "--no-header"]
     with _fewer_collections():
         status = pytest.main(args, plugins=[plugin])
+    if plugin.interrupted:           # Ctrl-C: pytest stopped; so does whoever asked
+        raise KeyboardInterrupt
     if plugin.grader_problems:
         raise RuntimeError(f"The grader in {grader_dir} does not match rubric.toml of "
                            f"{rubric.assignment}:\n- " + "\n- ".join(plugin.grader_problems))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import sandbox
 from .rubric import CheckResult, ItemVerdict, Rubric
-from .transcript import LINE_CAP, cap_lines
+from .transcript import LINE_CAP, cap_lines, characters
 
 # Bounded output, whatever the program prints: lines of 500 characters, an item's
 # explanation of 16 KB, a note of 2 KB; results.json and feedback.md at most 1 MB (evidence is
@@ -41,10 +41,10 @@ def shorten(text: str, limit: int) -> str:
     """``text`` with long lines cut (see ``transcript.cap_line``) and, when still longer than
     ``limit`` characters, its middle left out (saying how much)."""
     if len(text) > limit:
-        marker = "\n… {:,} characters left out …\n"
-        room = max(0, limit - len(marker) - 10)
+        marker = "\n… {} left out …\n"
+        room = max(0, limit - len(marker) - 20)
         head, tail = room * 2 // 3, room // 3
-        text = (_cap_lines(text[:head]) + marker.format(len(text) - head - tail)
+        text = (_cap_lines(text[:head]) + marker.format(characters(len(text) - head - tail))
                 + (_cap_lines(text[-tail:]) if tail else ""))
     else:
         text = _cap_lines(text)
@@ -206,7 +206,7 @@ def _results_json(report: SubmissionReport, limit: int, evidence: int, markdown:
                       "visibility": visibility})
     return {"score": report.score, "max_score": report.rubric.max_score,
             "execution_time": round(report.execution_time, 3),
-            "output": shorten("\n".join(_notes(report)), max(limit, NOTE_CHARS)),
+            "output": shorten(_runs_went(report, markdown), max(limit, NOTE_CHARS)),
             "output_format": text_format,
             "tests": tests,
             "extra_data": {"student": report.student, "assignment": report.rubric.assignment,
@@ -277,11 +277,30 @@ def write_submission(report: SubmissionReport, folder: Path,
     return json_path
 
 
+RUNS_WENT = "How the runs went"
+
+
+def _runs_went(report: SubmissionReport, markdown: bool) -> str:
+    """The overall output of results.json: the notes under the heading the items point to
+    ("see 'How the runs went' above": a platform shows this output above the items)."""
+    notes = _notes(report)
+    if not notes:
+        return ""
+    if markdown:
+        return f"**{RUNS_WENT}**\n\n" + "\n".join(f"- {n}" for n in notes)
+    return f"{RUNS_WENT}:\n" + "\n".join(notes)
+
+
 def summary_text(report: SubmissionReport) -> str:
-    """A short plain-text summary for the terminal."""
+    """A short plain-text summary for the terminal: the score, how the runs went (a program
+    that could not start says so first, with its line), then one line per item."""
     width = max(len(v.item.id) for v in report.verdicts)
     lines = [f"{report.rubric.title}: {report.student}  "
              f"{report.score:g}/{report.rubric.max_score:g}"]
+    if report.notes:
+        lines.append(f"{RUNS_WENT}:")
+        lines += [f"  - {one_line(note, 300)}" for note in report.notes[:MAX_NOTES]]
+        lines.append("Items:")
     for v in report.verdicts:
         flag = "ok " if v.passed else ("?? " if not v.judged else "-- ")
         first = ""
@@ -296,8 +315,6 @@ def summary_text(report: SubmissionReport) -> str:
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
                      + (f"  {one_line(first, 160)}" if first else ""))
-    for note in report.notes[:MAX_NOTES]:
-        lines.append(f"  note: {one_line(note, 300)}")
     return "\n".join(lines)
 
 

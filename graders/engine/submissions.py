@@ -163,6 +163,7 @@ class _Stage:
         _made.append(self.folder)
         self.files: dict[str, Path] = {}
         self.problems: list[str] = []
+        self.oversize: dict[str, tuple[int, int]] = {}    # name -> (bytes, the limit)
 
     def add(self, name: str, data: bytes) -> None:
         """Keep a file under ``name`` (a relative path: game/card.py for a subfolder's)."""
@@ -205,6 +206,7 @@ class _Stage:
             if info.st_size > limit:
                 self.problems.append(f"{what} left out: {info.st_size:,} bytes (the limit is "
                                      f"{limit:,})")
+                self.oversize.setdefault(as_name, (info.st_size, limit))
                 return
             data = os.read(handle, limit + 1)
             while len(data) <= limit:
@@ -216,6 +218,7 @@ class _Stage:
             os.close(handle)
         if len(data) > limit:
             self.problems.append(f"{what} left out: larger than {limit:,} bytes")
+            self.oversize.setdefault(as_name, (len(data), limit))
             return
         self.add(as_name, data)
 
@@ -301,6 +304,7 @@ def _unpack(data: bytes, what: str, main_name: str, stage: _Stage, seen: list[st
         if member.file_size > MAX_FILE_BYTES:
             stage.problems.append(f"{shown('/'.join(parts))} in {what} left out: "
                                   f"{member.file_size:,} bytes")
+            stage.oversize.setdefault(parts[-1], (member.file_size, MAX_FILE_BYTES))
             continue
         try:
             with archive.open(member) as handle:
@@ -401,6 +405,8 @@ def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: li
         except Refused as exc:
             refused = str(exc)
         files = _main_in(dict(stage.files), main_name, notes)
+        if refused is None and main_name not in files:
+            refused = _too_big(stage, main_name)
     submission = Submission(safe_student(student), folder, files, main_name, notes,
                             list(stage.problems), refused, seen)
     if refused:
@@ -408,6 +414,17 @@ def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: li
         submission.problems.insert(0, f"refused: {refused}")
     _inspect_main(submission)
     return submission
+
+
+def _too_big(stage: _Stage, main_name: str) -> str | None:
+    """Why a submission whose main file was left out for its size is refused (graded 0,
+    saying so), rather than reported as having no main file at all."""
+    for name, (size, limit) in stage.oversize.items():
+        if name.lower() == main_name.lower():
+            return (f"{shown(name)} is {size:,} bytes, over the {limit:,}-byte limit for a "
+                    f"file of a submission. A program is rarely more than a few thousand "
+                    f"lines: submit the program itself, without pasted data.")
+    return None
 
 
 # --------------------------------------------------------------------- finding submissions
@@ -535,11 +552,14 @@ def _from_folder(path: Path, main_name: str, stage: _Stage, notes: list[str],
         tree.say(notes, stage.problems)
 
 
-def from_path(path: Path, main_name: str, student: str | None = None) -> Submission:
+def from_path(path: Path, main_name: str, student: str | None = None,
+              siblings: list[str] = ()) -> Submission:
     """A submission given as one file (perhaps a .zip) or as a folder holding the main file.
 
     The path itself is the TA's choice; what it holds is the student's, and is taken only as
-    regular files (see the module's docstring).
+    regular files (see the module's docstring). The main file given by its path brings the
+    files beside it that are named in ``siblings`` (the rubric's ``files``: ``project.py``
+    takes ``dice.py``), as its folder would.
     """
     path = Path(path)
     notes: list[str] = []
@@ -548,7 +568,8 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
     name = student or (path.stem if not path.is_dir() else path.name)
     info = _safe_lstat(path)
     canvas = None if path.is_dir() else parse_canvas_name(path.name)
-    submission = _from_path(path, main_name, name, info, canvas, stage, notes, seen)
+    submission = _from_path(path, main_name, name, info, canvas, stage, notes, seen,
+                            siblings)
     if canvas is not None:
         submission.display_name = canvas.display_name
         submission.user_id, submission.late = canvas.user_id, canvas.late
@@ -558,7 +579,7 @@ def from_path(path: Path, main_name: str, student: str | None = None) -> Submiss
 
 def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | None,
                canvas: CanvasName | None, stage: _Stage, notes: list[str],
-               seen: list[str]) -> Submission:
+               seen: list[str], siblings: list[str] = ()) -> Submission:
     try:
         if path.is_dir():
             _from_folder(path.resolve(), main_name, stage, notes, seen)
@@ -572,6 +593,15 @@ def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | Non
         parent = _open_folder(path.parent.resolve())
         try:
             stage.copy(parent, path.name, as_name, shown(path.name))
+            if path.name.lower() == main_name.lower():
+                beside = [n for n in siblings if n.lower() != main_name.lower()
+                          and _lstat(parent, n) is not None]
+                for sibling in beside:
+                    seen.append(shown(sibling))
+                    stage.copy(parent, sibling, sibling, shown(sibling))
+                if beside:
+                    notes.append(f"took {_listed(beside)} from beside {shown(path.name)} "
+                                 f"(files of this assignment)")
         finally:
             os.close(parent)
     except Refused as exc:

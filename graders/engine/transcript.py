@@ -20,11 +20,16 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|
                   r"|\x1b[=>78c]")
 
 
+def characters(count: int) -> str:
+    """``1 character``, ``1,234 characters``."""
+    return f"{count:,} character{'' if count == 1 else 's'}"
+
+
 def cap_line(line: str, limit: int = LINE_CAP) -> str:
     """A line cut to ``limit`` characters, saying how much was left out."""
     if len(line) <= limit:
         return line
-    return f"{line[:limit]} … {len(line) - limit:,} characters left out"
+    return f"{line[:limit]} … {characters(len(line) - limit)} left out"
 
 
 def cap_lines(text: str, limit: int = LINE_CAP) -> str:

@@ -22,7 +22,6 @@ from ..engine.rubric import Rubric
 from . import bundle
 
 STORE = Path(".gradekit") / "results.json"      # in the student's repository, per run
-DEFAULT_INSTALL = "console-grader-kit"
 
 
 def step_id(item_id: str) -> str:
@@ -129,7 +128,7 @@ def autograding(rubric: Rubric, install: str) -> dict:
     return {"tests": tests}
 
 
-def export(assignment: str, out: Path, install: str = DEFAULT_INSTALL) -> Path:
+def export(assignment: str, out: Path, install: str) -> Path:
     """Write the workflow and the autograding configuration under ``out`` (the root of the
     template repository); ``install`` is what pip installs the grader from."""
     rubric = Rubric.load(assignment)

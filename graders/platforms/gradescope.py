@@ -21,6 +21,9 @@ def results(report: SubmissionReport, hide_review: bool = False) -> dict:
     """Gradescope's results.json for one graded (or refused) submission."""
     data = reports.results_json(report, markdown=True,
                                 review_visibility=AFTER_PUBLISHED if hide_review else None)
+    # only the top-level keys Gradescope's specification lists: no max_score (it takes the
+    # maximum from the assignment's settings; each test keeps its own max_score)
+    data.pop("max_score", None)
     data["test_output_format"] = "md"
     data["test_name_format"] = "text"
     # the overall output says how the runs went (a crash, a missing file): the student needs

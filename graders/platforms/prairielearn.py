@@ -81,10 +81,11 @@ rm -f "$RESULTS"
 "$PY" -m graders grade @ASSIGNMENT@ "$ROOT/student" --format prairielearn \
     --json "$RESULTS" --out "$ROOT/reports"
 status=$?
-if [ ! -s "$RESULTS" ]; then    # the grader itself failed: still a results file, with 0
+if [ ! -s "$RESULTS" ]; then    # the grader itself failed: not gradable, so it costs the
+    # student neither points nor an attempt (PrairieLearn's gradable: false)
     cat > "$RESULTS" <<'JSON'
-{"gradable": true, "score": 0, "succeeded": false,
- "message": "The grader failed on this submission (its error, not yours): tell your instructor."}
+{"gradable": false, "succeeded": false, "message":
+ "The grader failed (its error, not yours): this attempt does not count; tell your teacher."}
 JSON
 fi
 echo "gradekit: grade exited with status $status"

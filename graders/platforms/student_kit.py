@@ -330,10 +330,13 @@ def _toml_value(value) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+# flit_core builds the wheel straight from the kit's folder: `pip install .` leaves no build/
+# or *.egg-info in the student's folder (setuptools did), and it takes every file of the
+# graders package, kitdata/ included.
 PYPROJECT = """\
 [build-system]
-requires = ["setuptools>=64"]
-build-backend = "setuptools.build_meta"
+requires = ["flit_core>=3.9,<4"]
+build-backend = "flit_core.buildapi"
 
 [project]
 name = "gradekit-selfcheck-@NAME@"
@@ -345,12 +348,8 @@ dependencies = [@DEPS@]
 [project.scripts]
 gradekit = "graders.platforms.student_check:main"
 
-[tool.setuptools.packages.find]
-include = ["graders*"]
-
-[tool.setuptools.package-data]
-"*" = ["*.py", "*.toml", "*.md", "*.ini", "templates/*.j2"]
-"graders" = ["kitdata/**/*"]
+[tool.flit.module]
+name = "graders"
 """
 
 SELFCHECK = '''\
