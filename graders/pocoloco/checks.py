@@ -255,12 +255,18 @@ def check_standings_each_round(games, result):
 def check_roll_limit(games, result):
     reading = game(games, LONG, result)
     have_round(reading, 0, result, LONG)
-    problems, judged = [], 0
+    problems, judged, rerolled = [], 0, 0
     for scenario in (LONG, STRATEGY, TIES):
         other = games.get(scenario.name)
         if other is not None:
             problems += [p + f" ('{scenario.name}' game)" for p in limit_breaks(other)]
             judged += sum(1 for r in other.rounds if other.complete(r.index))
+            rerolled += sum(1 for r in other.rounds if other.complete(r.index)
+                            for turn in r.turns.values() if len(turn.rolls) > 1)
+    if judged and not rerolled and not problems:
+        # no evidence, no marks: a limit on rolling again is tested only by rolling again
+        result.not_judged("No player rolled more than once in any round the grader followed, "
+                          "so the roll limit was never tested.")
     result.judged(judged)
     if problems:
         span = (reading.before(0)[1], reading.after(1)[0])
