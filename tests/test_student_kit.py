@@ -3,6 +3,7 @@ check, no hidden game), and a self-check that runs from the unpacked kit alone."
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import subprocess
@@ -231,7 +232,11 @@ def test_self_check_runs_from_the_unpacked_kit(unpacked, tmp_path):
     feedback = (report / "feedback.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\((transcripts/[^)]+)\)", feedback)
     assert links and all((report / link).is_file() for link in links)
-    assert {Path(link).stem for link in links} <= {"long", "round-ten", "name-clash"}
+    public_games = {"long", "round-ten", "name-clash"}
+    assert {Path(link).stem for link in links} <= public_games | {"readings"}
+    # the data of the rounds read names the public games only
+    readings = json.loads((report / "transcripts" / "readings.json").read_text())
+    assert set(readings) <= public_games and "long" in readings
 
 
 @pytest.mark.parametrize("assignment", [a for a in KITS if a != "pocoloco"])
