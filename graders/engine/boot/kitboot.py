@@ -801,6 +801,12 @@ def _install_guard():
     sys.addaudithook(hook)
 
 
+def _guard_this_process():
+    """The side doors closed and the audit hook installed (before any student code)."""
+    _close_side_doors()
+    _install_guard()
+
+
 # ----------------------------------------------------------------------------- running
 class _MainWatch:
     """Notices whether the program's own main() runs, so that a main() defined but never
@@ -904,14 +910,14 @@ def _python_source(target):
     return source
 
 
-def _run_as_main(code, target):
+def _run_as_main(code, target, extra=None):
     """Run compiled code as ``python FILE`` does, like ``runpy.run_path(target,
     run_name="__main__")`` (a fresh ``__main__`` module while it runs; its globals are
     returned), without compiling the file twice or importing runpy's helpers (pkgutil and,
     through it, typing: a large share of a short game's start-up)."""
     module = type(sys)("__main__")
     module.__dict__.update(__file__=target, __cached__=None, __loader__=None,
-                           __package__="", __spec__=None)
+                           __package__="", __spec__=None, **(extra or {}))
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = module
     try:
@@ -938,8 +944,13 @@ def run_program():
     sys.path.insert(0, os.path.dirname(target))
     sys.path.extend(ALLOW)
     sys.dont_write_bytecode = True
-    _close_side_doors()
-    _install_guard()
+    extra = None
+    if CONFIG.get("mode") == "runner":
+        # the kit's own runner (boot/testrunner.py), which runs no student code itself: it
+        # forks a process per copy of a project and installs the guard there with kit_guard
+        extra = {"kit_guard": _guard_this_process}
+    else:
+        _guard_this_process()
     if CONFIG.get("stand_ins"):
         # modules imported outside any try that this Python lacks (the grader's list):
         # stand-ins, as for the function calls, so one import does not stop the game
@@ -947,7 +958,7 @@ def run_program():
     status, code, error = "finished", 0, None
     try:
         watch.start()
-        namespace = _run_as_main(program, target)
+        namespace = _run_as_main(program, target, extra)
         watch.stop()
         if not watch.called and CONFIG.get("call_main", True) and \
                 callable(namespace.get("main")) and \
@@ -1696,4 +1707,4 @@ def run_calls():
 
 if __name__ == "__main__":
     _mode = CONFIG.get("mode", "program")
-    os._exit(run_program() if _mode == "program" else run_calls())
+    os._exit(run_program() if _mode in ("program", "runner") else run_calls())
