@@ -179,10 +179,15 @@ _out_bytes = [0]
 
 
 # ----------------------------------------------------------------------------- side channel
+_silent = [False]          # a process of the kit's runner with no side channel (_guard_copy)
+
+
 def send(kind, **fields):
     """Write one event line to the grader; every event carries the output byte count (what
     was printed before it is written out first; a tick comes from a signal handler, which
     must not flush a stream that may be in the middle of a write)."""
+    if _silent[0]:
+        return
     if kind != "tick":
         _flush()
     if kind == "exit":
@@ -807,6 +812,15 @@ def _guard_this_process():
     _install_guard()
 
 
+def _guard_copy():
+    """In a process the kit's runner forked to test one copy of a project, whose side
+    channel it has closed: no event is sent, random draws come from the real generator (no
+    grader answers them here); then the guard."""
+    _silent[0] = True
+    _depth[0] = 1
+    _guard_this_process()
+
+
 # ----------------------------------------------------------------------------- running
 class _MainWatch:
     """Notices whether the program's own main() runs, so that a main() defined but never
@@ -948,7 +962,7 @@ def run_program():
     if CONFIG.get("mode") == "runner":
         # the kit's own runner (boot/testrunner.py), which runs no student code itself: it
         # forks a process per copy of a project and installs the guard there with kit_guard
-        extra = {"kit_guard": _guard_this_process}
+        extra = {"kit_guard": _guard_copy}
     else:
         _guard_this_process()
     if CONFIG.get("stand_ins"):
@@ -1109,11 +1123,31 @@ class _Spy:
 _MISSING = object()
 
 
+_LENT = {}
+
+
+def _take_lent(bundles):
+    """Kit functions lent to this child (``calls.lent_source``): each bundle's source run in
+    a namespace of its own under the file name <kit>. It is no module (nothing in sys.modules,
+    no file) and its source is not kept (no function can read it back)."""
+    import __future__
+    if not isinstance(bundles, dict):
+        return
+    for key, source in bundles.items():
+        if key not in _LENT:
+            space = {"__name__": "kit", "__builtins__": builtins}
+            try:
+                # (optimize=2: no docstring of the kit's is kept either)
+                exec(compile(source, "<kit>", "exec", __future__.annotations.compiler_flag,
+                             dont_inherit=True, optimize=2), space)
+            except Exception:   # noqa: BLE001 - its calls fail as the grader's problem
+                continue
+            _LENT[key] = space
+
+
 def _kit_function(reference):
-    """A kit function lent to the child: [module, attribute], the module being a file the
-    grader copied into the run folder (standard library only)."""
-    import importlib
-    return getattr(importlib.import_module(reference[0]), reference[1])
+    """A kit function lent to the child: [key, name] (see ``_take_lent``)."""
+    return _LENT[reference[0]][reference[1]]
 
 
 # Deep swaps: a kit function put in place of a student's function *object*, so that every
@@ -1692,6 +1726,7 @@ def run_calls():
     sys.stdin = sys.__stdin__ = _ScriptedStdin(scripted_input)
     request = ask("ready", load=report)
     while request.get("calls"):
+        _take_lent(request.pop("lend", None))
         results = []
         for number, spec in enumerate(request["calls"]):
             results.append(_one_call(module, spec, scripted_inputs, results))

@@ -33,6 +33,7 @@ from importlib.machinery import PathFinder, SourceFileLoader
 SECONDS, BYTECODE, TEST_FILE = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 SANDBOXED = sys.argv[4] == "1"
 KIT_GUARD = globals().pop("kit_guard", None)     # given by the boot file (mode "runner")
+IDS_FD = 3                    # where a forked process writes the ids it collected
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
 sys.setprofile(None)
 BASE = os.getcwd()
@@ -206,6 +207,9 @@ class Runner:
         """Test one copy in a forked process; returns (status, output, ids)."""
         out_r, out_w = os.pipe()
         ids_r, ids_w = os.pipe()
+        # what this process made since pytest was imported (its configuration) is set aside
+        # too: the forked process's collector would otherwise walk, and so copy, its pages
+        gc.freeze()
         pid = os.fork()
         if pid == 0:
             code = 3
@@ -269,15 +273,16 @@ class Runner:
         os.dup2(null, 0)
         os.dup2(out_fd, 1)
         os.dup2(out_fd, 2)
-        os.dup2(ids_fd, 3)
+        os.dup2(ids_fd, IDS_FD)
         # the side channel, the terminal and every other descriptor of the runner: closed
-        os.closerange(4, os.sysconf("SC_OPEN_MAX"))
+        # (the boot file's guard for this process sends no event)
+        os.closerange(IDS_FD + 1, 1 << 16)
         builtins.input = _no_input
         os.chdir(PROJECT)
         sys.path[:0] = [PROJECT]
         select_ids = order.get("select")
         self.plugin.select = None if select_ids is None else set(select_ids)
-        self.plugin.ids_fd = 3
+        self.plugin.ids_fd = IDS_FD
         self.plugin.brief = not order.get("own")
         if KIT_GUARD is not None:
             KIT_GUARD()
