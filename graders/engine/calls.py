@@ -14,7 +14,15 @@ look at classes and objects). ``swap={"has_pair": rules.has_pair}`` (or a module
 kit's own functions during the call, so a function can be judged without its helpers' bugs
 (``Deep(rules.has_pair)``: the student's function object gets the kit's code, for helpers
 reached through tables built at import).
-The kit modules used this way are copied into the run folder (standard library only).
+
+Interpretation of "nothing of the kit's within the student's reach": a kit function lent to
+the child (``Kit``, ``swap``) goes as the source of that function and of what it uses from its
+module, and nothing else of the module (``lent_source``); the child runs it in a namespace of
+its own, under the file name ``<kit>``: no file in the run folder, no module in
+``sys.modules``, no source a function could read back. Calls with swapped helpers are made in
+a child of their own for each set of helpers (from a fresh copy of the run folder), so nothing
+lent for them is within reach of any other call (see ``_route`` for the kit's own drivers).
+(The standard library only.)
 
 ``run_cases`` fills in each case's ``outcome``; cases of one ``group`` (by default the
 function called) are given up once one of them hangs or kills the child: one endless loop
@@ -51,9 +59,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
+import hashlib
 import importlib
-import shutil
+import inspect
 import sys
+import tempfile
+import textwrap
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,7 +73,8 @@ from typing import Any, Callable
 
 from .diagnose import MAIN_GUARD
 from .draws import DrawPolicy
-from .harness import Child, Limits
+from . import forkserver
+from .harness import Child, Limits, remove_folder
 from .requirements import Requirement, listed, shown
 from .static import TESTING_LIBRARIES
 
@@ -252,6 +265,46 @@ def kit_reference(thing, name: str | None = None) -> tuple[str, str, Path]:
     return child_name, attr, Path(module.__file__)
 
 
+_PLAIN = (int, float, str, bool, type(None), tuple, list, dict, set, frozenset, range, bytes)
+
+
+@functools.lru_cache(maxsize=None)
+def _lent_bundle(module: types.ModuleType, attr: str) -> tuple[str, str]:
+    """(key, source) of what the child needs to have ``attr`` of a kit module (made once per
+    grader process: the kit's files do not change while it grades)."""
+    source = lent_source(module, [attr])
+    return hashlib.sha256(source.encode()).hexdigest()[:16], source
+
+
+def lent_source(module: types.ModuleType, names) -> str:
+    """The source the child runs to have ``names`` of a kit module: those functions (or
+    classes), what they use of the module (functions, classes, plain constants, in the
+    module's order), and the imports they need; nothing else of the module."""
+    todo, seen, imports, values, definitions = list(names), set(), [], [], []
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in vars(module):
+            continue
+        seen.add(name)
+        thing = vars(module)[name]
+        if isinstance(thing, types.ModuleType):
+            imports.append(f"import {thing.__name__} as {name}")
+        elif getattr(thing, "__module__", None) == module.__name__ and \
+                isinstance(thing, (types.FunctionType, type)):
+            source = textwrap.dedent(inspect.getsource(thing))
+            definitions.append((inspect.getsourcelines(thing)[1], source))
+            todo += [node.id for node in ast.walk(ast.parse(source))
+                     if isinstance(node, ast.Name) and node.id not in vars(builtins)]
+        elif callable(thing) and getattr(thing, "__module__", None):
+            imports.append(f"from {thing.__module__} import {thing.__name__} as {name}")
+        elif isinstance(thing, _PLAIN) and eval(repr(thing), {}) == thing:   # noqa: S307
+            values.append(f"{name} = {thing!r}")
+        else:
+            raise ValueError(f"{module.__name__}.{name} cannot be lent (not plain data)")
+    return "\n".join(sorted(imports) + sorted(values) +
+                     [text for _, text in sorted(definitions)]) + "\n"
+
+
 @dataclass(frozen=True)
 class Deep:
     """A ``swap=`` helper that replaces the code of the student's function object itself, not
@@ -306,7 +359,14 @@ class FunctionCalls:
         self.stuck: list[dict] = []             # statements skipped because they did not stop
         self._definitions_only = False
         self._cpu_stopped: list[int] = []
-        self._lent: set[str] = set()
+        self._lent: dict[str, str] = {}          # key -> source of what is lent (see lend)
+        self._sent: set[str] = set()             # the keys the running child has
+        self._lenders: dict[frozenset, FunctionCalls] = {}   # swapped helpers -> child
+        # the run folder as it is now, before anything ran: the lenders' folders copy it
+        self._pristine = {entry.name: entry.read_bytes() for entry in self.workdir.iterdir()
+                          if entry.is_file() and not entry.is_symlink()
+                          and entry.stat().st_size <= 2_000_000} \
+            if self.workdir.is_dir() else {}
 
     def __enter__(self) -> "FunctionCalls":
         return self
@@ -328,6 +388,7 @@ class FunctionCalls:
             env = {"KIT_LOAD_SKIP": ",".join(map(str, skip))}
             if self._definitions_only:
                 env["KIT_LOAD"] = "definitions"
+            self._sent = set()
             self.child = Child(self.target, workdir=self.workdir, policy=self.policy,
                                limits=self.limits, mode="calls", module=self.module,
                                paths=self.paths, env=env, budget=self.budget).start()
@@ -372,12 +433,18 @@ class FunctionCalls:
 
     # ------------------------------------------------------------------ cases
     def lend(self, thing, name: str | None = None) -> list[str]:
-        """[module, function] for the child, copying the kit module into the run folder."""
-        module, attr, source = kit_reference(thing, name)
-        if module not in self._lent:
-            shutil.copyfile(source, self.workdir / f"{module}.py")
-            self._lent.add(module)
-        return [module, attr]
+        """[key, function] for the child: the function's source and what it uses (see
+        ``lent_source``), sent with the first batch that needs it."""
+        _, attr, _ = kit_reference(thing, name)
+        if isinstance(thing, str):
+            module = importlib.import_module(thing.partition(":")[0])
+        elif isinstance(thing, types.ModuleType):
+            module = thing
+        else:
+            module = sys.modules[thing.__module__]
+        key, source = _lent_bundle(module, attr)
+        self._lent[key] = source
+        return [key, attr]
 
     def spec(self, case: Case, swap: dict | None = None, timeout: float = 1.0) -> dict:
         """The call spec of a case (swap: helpers replaced for this call too)."""
@@ -431,6 +498,31 @@ class FunctionCalls:
         return [case.requirement(compare) for case in self.run_cases(cases, swap, timeout)]
 
     def _run_chunk(self, chunk: list[tuple[Case, dict]], given_up: set[str]) -> None:
+        """The calls in order, each in the child it belongs to: calls with swapped helpers in
+        the child of those helpers (see the module's docstring), the others in this one."""
+        start = 0
+        while start < len(chunk):
+            route = _route(chunk[start][1])
+            end = start + 1
+            while end < len(chunk) and _route(chunk[end][1]) == route:
+                end += 1
+            calls = self if route is None else self._lender(route)
+            calls._run_here(chunk[start:end], given_up)
+            start = end
+
+    def _lender(self, route: frozenset) -> "FunctionCalls":
+        """The child for one set of swapped helpers, in a fresh copy of the run folder."""
+        if route not in self._lenders:
+            folder = Path(tempfile.mkdtemp(prefix="kit-lent-", dir=forkserver.folder()))
+            for name, data in self._pristine.items():
+                (folder / name).write_bytes(data)
+            lender = FunctionCalls(folder / self.target.name, folder, self.module, self.policy,
+                                   self.limits, self.paths, self.budget)
+            lender._lent = self._lent
+            self._lenders[route] = lender
+        return self._lenders[route]
+
+    def _run_here(self, chunk: list[tuple[Case, dict]], given_up: set[str]) -> None:
         pending = _still_wanted(chunk, given_up)
         while pending:
             if self.budget_spent:
@@ -441,8 +533,15 @@ class FunctionCalls:
                 for case, _ in pending:
                     case.outcome = _failed({}, "import", self.import_error or "")
                 return
-            self.child.reply({"calls": [dict(spec, id=i) for i, (_, spec) in
-                                        enumerate(pending)]})
+            specs = [dict(spec, id=i) for i, (_, spec) in enumerate(pending)]
+            wanted = {ref[0] for spec in specs for ref in
+                      ([spec["kit"]] if "kit" in spec else []) +
+                      list(spec.get("swap", {}).values())} - self._sent
+            request = {"calls": specs}
+            if wanted:
+                request["lend"] = {key: self._lent[key] for key in sorted(wanted)}
+                self._sent |= wanted
+            self.child.reply(request)
             event = self.child.next_event()
             if event is None or event.get("ev") != "result":
                 reason = self.child.outcome.get("error") or "the program stopped"
@@ -476,10 +575,25 @@ class FunctionCalls:
         return [dict(case.outcome, id=case.subject) for case, _ in cases]
 
     def close(self) -> None:
+        for lender in self._lenders.values():
+            lender.close()
+            remove_folder(lender.workdir)
+        self._lenders.clear()
         if self.child is not None:
             self.child.reply({"calls": []})
             self.child.close()
             self.child = None
+
+
+def _route(spec: dict) -> frozenset | None:
+    """The swapped helpers of a call (None: none, the calls' own child). A name that starts
+    with ``kit_`` is no helper of the student's but a kit function the call adds to the
+    module to drive the student's code (Poker Dice's ``kit_payout``): like a ``Kit`` call it
+    is lent in the calls' own child, so the grader must lend that way only functions whose
+    source (and what they use) gives nothing to score with."""
+    helpers = frozenset((name, tuple(ref)) for name, ref in (spec.get("swap") or {}).items()
+                        if not name.startswith("kit_"))
+    return helpers or None
 
 
 def _group(case: Case, spec: dict) -> str:

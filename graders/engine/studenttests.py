@@ -5,32 +5,44 @@ the student kit does not carry), the test file's name, the project's modules, th
 of test functions, the handout section on testing and the mutations: small bugs, each put into
 a copy of the reference by replacing one text of one file. ``Plan.load`` reads it.
 
-``run`` tests every folder (the student's own project, the correct reference, one broken copy
-per mutation) in ONE sandboxed process with the student's Python and one pytest session
-(``boot/testrunner.py``, copied into the run folder), which appends each folder's outcome per
-test to a results file. ``judge`` is the whole check: the tests must pass on the student's own
-code with enough test functions (else 0), and the item gets the share of broken copies caught.
-A test that fails on the correct reference does not count as catching anything.
+``run`` tests each copy of the project (the student's own, the correct reference, one broken
+copy per mutation) on its own, with the student's Python, in one sandbox and one runner
+process (``boot/testrunner.py``, kit code only): the copy is put into the folder ``project/``
+(the same folder for every copy, never two copies at once), and a process forked from the
+runner runs pytest there. What counts is that process's exit status, which the runner reports
+once every process of the copy has ended, signed with a key the grader gives only then (so no
+test can forge an outcome, whatever it prints, writes or hooks into pytest). The order of the
+reference and the broken copies is shuffled. Nothing printed on a copy other than the
+student's own is ever read: the feedback gives only the kit's own summary.
+
+``judge`` is the whole check: the tests must pass on the student's own code with enough test
+functions (else 0), and the item gets the share of broken copies caught. A test that fails on
+the correct reference does not count as catching anything (the copies are then tested again
+with only the tests that pass on the reference).
 """
 from __future__ import annotations
 
+import hmac
 import json
+import random
 import re
-import shutil
+import secrets
 import tomllib
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import pythons
+from . import pythons, sandbox
 from .harness import Child, Limits, copy_into, prepare_workdir, remove_folder
-from .session import Session
 from .submissions import read_regular_file
+from .transcript import Transcript
 
 OWN, CONTROL = "own", "reference"
 PER_TEST_SECONDS = 2          # CPU seconds one test may take
 RUNNER = Path(__file__).with_name("boot") / "testrunner.py"
+RUNNER_NAME = "kit_run_tests.py"
+INI = "kit-pytest.ini"
 LENT = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "pygments", "py")
+STOPPED = -2                  # the copy's run stopped (the runner died or hung)
 
 
 @dataclass(frozen=True)
@@ -76,12 +88,14 @@ class Plan:
 
 @dataclass
 class FolderResult:
-    """pytest in one folder: exit code, outcome per test, failure texts, collection errors."""
+    """pytest on one copy: its exit status (0 all passed, 1 a test failed, 2 the file could
+    not be collected, 5 no tests; STOPPED) and the outcome per test where it was asked for;
+    ``output`` is pytest's own output, kept for the student's own copy only."""
 
     code: int
     tests: dict[str, str] = field(default_factory=dict)
-    failures: dict[str, str] = field(default_factory=dict)
-    errors: list[str] = field(default_factory=list)
+    output: str = ""
+    count: int = 0                # test functions collected (the only thing other copies say)
 
     @property
     def passing(self) -> set[str]:
@@ -101,119 +115,193 @@ class FolderResult:
 
 @dataclass
 class Evidence:
-    """Every folder's result, and how the runs went."""
+    """Every copy's result, and how the runs went."""
 
     plan: Plan
     missing: bool = False
     results: dict[str, FolderResult] = field(default_factory=dict)
     problem: str | None = None          # how the runner process ended, when not normally
-    transcript: str = ""
+    transcript: str = ""                # pytest's output on the student's own project
     broken_mutations: list[str] = field(default_factory=list)   # kit problem: did not apply
 
 
 def caught(control: FolderResult, mutant: FolderResult) -> bool:
-    """Whether a test that passes on the correct reference fails on the mutant (a folder whose
-    run stopped, or whose tests could not even be collected, counts as caught)."""
-    if not control.passing:
-        return False
-    if mutant.code == -2 or (mutant.errors and not mutant.tests):
-        return True
-    return bool(control.passing & (mutant.failed | (control.passing - set(mutant.tests))))
+    """Whether the tests that pass on the correct reference did not all pass on the mutant
+    (its run is made with those tests only): one failed, or the run stopped, or the tests
+    could not even be collected."""
+    return bool(control.passing) and mutant.code != 0
 
 
 # ----------------------------------------------------------------------------- running
+class _Runner:
+    """The runner process (restarted once after it died or hung) and its copies."""
+
+    def __init__(self, plan: Plan, budget, evidence: Evidence):
+        self.plan, self.budget, self.evidence = plan, budget, evidence
+        self.base: Path | None = None
+        self.child: Child | None = None
+        self.starts = 0
+
+    def _start(self) -> bool:
+        self.close()
+        if self.starts >= 3 or self.budget.left < 1:
+            return False
+        self.starts += 1
+        self.base = prepare_workdir({RUNNER_NAME: RUNNER}, {INI: "[pytest]\n"},
+                                    prefix="kit-tests-")
+        paths = pythons.pure_python_packages(*LENT)
+        bytecode = pythons.lent_bytecode(pythons.student_python(), *LENT)
+        sandboxed = sandbox.status().active
+        self.child = Child(self.base / RUNNER_NAME, workdir=self.base, budget=self.budget,
+                           mode="runner",
+                           args=[str(PER_TEST_SECONDS), bytecode, self.plan.test_file,
+                                 "1" if sandboxed else "0"],
+                           # pytest runs silently: never the shorter stuck limit
+                           limits=Limits(cpu_seconds=12, stuck_cpu_seconds=PER_TEST_SECONDS + 2,
+                                         stuck_again_cpu_seconds=None, idle_seconds=10),
+                           paths=paths + [bytecode] * (bytecode != "-")).start()
+        return self._wait_for("kit-copy?")
+
+    def _wait_for(self, prompt: str) -> bool:
+        event = self.child.next_event()
+        if event is None or event.get("ev") != "input" or \
+                (event.get("prompt") or "").strip() != prompt:
+            self.evidence.problem = Transcript(self.child.log, self.child.outcome).ended_how \
+                if self.child.outcome else "the test run stopped"
+            self.close()
+            return False
+        return True
+
+    def _fill(self, files: dict[str, Path | str], order: dict) -> None:
+        """The run folder holds the runner, the pytest settings, the order and one copy."""
+        for entry in list(self.base.iterdir()):
+            if entry.name in (RUNNER_NAME, INI) and entry.is_file() and \
+                    not entry.is_symlink():
+                continue                 # (read by the runner once, when it started)
+            if entry.is_dir() and not entry.is_symlink():
+                remove_folder(entry)
+            else:
+                entry.unlink()
+        project = self.base / "project"
+        project.mkdir()
+        for name, source in files.items():
+            if isinstance(source, Path):
+                copy_into(project, name, source)       # game/card.py: its folder is made
+            else:
+                (project / name).write_text(source, encoding="utf-8")
+        (self.base / "kit-order.json").write_text(json.dumps(order))
+        isolation = sandbox.status()
+        if isolation.active and isolation.as_root and isolation.uid is not None:
+            sandbox.give_to(str(self.base), isolation.uid)
+
+    def test(self, name: str, files: dict[str, Path | str],
+             select: list[str] | None = None) -> FolderResult:
+        """pytest on one copy (only the ``select`` tests, if given)."""
+        if self.child is None or not self.child.running:
+            if not self._start():
+                return FolderResult(STOPPED)
+        order = {"copy": name, "own": name == OWN, "select": select}
+        self._fill(files, order)
+        self.child.send_line("go")
+        if not self._wait_for("kit-key?"):
+            return FolderResult(STOPPED)
+        key = secrets.token_bytes(32)
+        self.child.send_line(key.hex())
+        start = len(self.child.log)
+        if not self._wait_for("kit-copy?"):
+            return FolderResult(STOPPED)
+        return self._report(name, key, Transcript(self.child.log[start:]).text)
+
+    def _report(self, name: str, key: bytes, said: str) -> FolderResult:
+        """The signed report of the copy just tested (STOPPED when there is none)."""
+        data = read_regular_file(self.base / "kit-report.json", 5_000_000)
+        signature = re.findall(r"kit-report ([0-9a-f]{64})", said)
+        if data is None or not signature or not hmac.compare_digest(
+                signature[-1], hmac.new(key, data, "sha256").hexdigest()):
+            self.evidence.problem = "the test runner's report was missing"
+            self.close()
+            return FolderResult(STOPPED)
+        report = json.loads(data)
+        if report.get("copy") != name or not isinstance(report.get("status"), int):
+            return FolderResult(STOPPED)
+        count = report.get("count") if isinstance(report.get("count"), int) else 0
+        result = FolderResult(report["status"], output=str(report.get("output", "")),
+                              count=count)
+        if name == OWN:
+            result.tests = dict.fromkeys((_short(test) for test in report.get("ids", [])
+                                          if isinstance(test, str)),
+                                         "passed" if report["status"] == 0 else "?")
+        return result
+
+    def close(self) -> None:
+        if self.child is not None:
+            self.child.close()
+            self.child = None
+        if self.base is not None:
+            remove_folder(self.base)
+            self.base = None
+
+
+def _short(nodeid: str) -> str:
+    """A test's name without its file: test_gold, test_a[1]."""
+    return nodeid.split("::", 1)[-1][:200]
+
+
 def run(files: dict[str, Path], plan: Plan, budget) -> Evidence:
-    """pytest on every folder; a second process picks up after one that died or hung."""
+    """pytest on every copy, each on its own (see the module's docstring)."""
     evidence = Evidence(plan)
     if plan.test_file not in files:
         evidence.missing = True
         return evidence
-    base, folders = _prepare(files, evidence)
-    results_file = f"kit-results-{uuid.uuid4().hex[:8]}.jsonl"
-    try:
-        for _ in range(2):
-            waiting = [folder for folder in folders if folder not in evidence.results]
-            if not waiting or budget.left < 2:
-                break
-            _run(base, results_file, waiting, budget, evidence)
-            _read(base / results_file, evidence)
-            left = [folder for folder in folders if folder not in evidence.results]
-            if left:
-                evidence.results[left[0]] = FolderResult(-2, errors=[
-                    evidence.problem or "the test run stopped here"])
-            if evidence.results[OWN].code != 0:
-                break                  # the item gets 0 anyway: no need to try the rest
-    finally:
-        remove_folder(base)
-    return evidence
-
-
-def _prepare(files: dict[str, Path], evidence: Evidence) -> tuple[Path, list[str]]:
-    """The base folder with the runner, and one folder per run (own, reference, mutants)."""
-    plan = evidence.plan
-    base = prepare_workdir({"kit_run_tests.py": RUNNER}, {"kit-pytest.ini": "[pytest]\n"})
-    own = base / OWN
-    own.mkdir()
-    for name, path in files.items():
-        if name.endswith(".py") and path.is_file() and path.stat().st_size <= 2_000_000:
-            copy_into(own, name, path)
-    folders = [OWN, CONTROL]
+    tests = files[plan.test_file]
+    own = {name: path for name, path in files.items()
+           if name.endswith(".py") and name != "conftest.py" and path.is_file()
+           and path.stat().st_size <= 2_000_000}
     reference = {name: (plan.reference / name).read_text(encoding="utf-8")
                  for name in plan.modules}
-    _fill(base / CONTROL, reference, files[plan.test_file], plan.test_file)
+    copies = {CONTROL: reference}
     for mutation in plan.mutations:
         texts = plan.mutated(mutation)
         if texts is None:
             evidence.broken_mutations.append(mutation.name)
-            continue
-        _fill(base / mutation.name, texts, files[plan.test_file], plan.test_file)
-        folders.append(mutation.name)
-    return base, folders
+        else:
+            copies[mutation.name] = texts
+    runner = _Runner(plan, budget, evidence)
+    try:
+        mine = evidence.results[OWN] = runner.test(OWN, own)
+        evidence.transcript = mine.output
+        if mine.code != 0 and mine.tests:
+            for test in list(mine.tests):        # which of them fail on the student's own
+                mine.tests[test] = _one(runner, OWN, own, test)
+        order = list(copies)
+        random.SystemRandom().shuffle(order)    # a test cannot tell the copies by their turn
+        for name in order:
+            evidence.results[name] = runner.test(name, {**copies[name], plan.test_file: tests})
+        control = evidence.results[CONTROL]
+        if control.code == 0:
+            # every test passed there (tests the student's own project could not collect
+            # are known by their number only)
+            control.tests = {test: "passed" for test in mine.tests} or \
+                {f"#{number + 1}": "passed" for number in range(control.count)}
+        elif control.code not in (2, STOPPED) and mine.tests:
+            # some tests fail on the correct project: each one alone there, then the broken
+            # copies again with only those that pass
+            control.tests = {test: _one(runner, CONTROL, {**reference, plan.test_file: tests},
+                                        test) for test in mine.tests}
+            passing = [f"{plan.test_file}::{test}" for test in sorted(control.passing)]
+            if passing:
+                for name in [name for name in order if name != CONTROL]:
+                    evidence.results[name] = runner.test(
+                        name, {**copies[name], plan.test_file: tests}, passing)
+    finally:
+        runner.close()
+    return evidence
 
 
-def _fill(folder: Path, texts: dict[str, str], tests: Path, test_file: str) -> None:
-    """A folder holding the given modules and the student's test file."""
-    folder.mkdir()
-    for name, text in texts.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    shutil.copy2(tests, folder / test_file)
-
-
-def _run(base: Path, results_file: str, folders: list[str], budget,
-         evidence: Evidence) -> None:
-    """One runner process over some folders (questions from input() get end-of-file)."""
-    paths = pythons.pure_python_packages(*LENT)
-    bytecode = pythons.lent_bytecode(pythons.student_python(), *LENT)
-    child = Child(base / "kit_run_tests.py", workdir=base, budget=budget,
-                  args=[results_file, str(PER_TEST_SECONDS), bytecode,
-                        evidence.plan.test_file] + folders,
-                  # pytest collects and runs silently: never the shorter stuck limit
-                  limits=Limits(cpu_seconds=12, stuck_cpu_seconds=PER_TEST_SECONDS + 1.5,
-                                stuck_again_cpu_seconds=None, idle_seconds=10),
-                  paths=paths + [bytecode] * (bytecode != "-"))
-    session = Session(child.start())
-    while session.wait() is not None:
-        session.end_input()
-    session.close()
-    transcript = session.transcript
-    evidence.transcript += transcript.render(max_lines=80) + "\n"
-    if transcript.outcome.get("status") not in ("finished", "exit"):
-        evidence.problem = transcript.ended_how
-
-
-def _read(path: Path, evidence: Evidence) -> None:
-    """The folders' results from the results file."""
-    data = read_regular_file(path, 5_000_000)       # written in the run folder: no links
-    if data is None:
-        return
-    for line in data.decode("utf-8", "replace").splitlines():
-        try:
-            found = json.loads(line)
-        except ValueError:
-            continue
-        evidence.results[found["folder"]] = FolderResult(
-            int(found.get("code", -1)), dict(found.get("tests", {})),
-            dict(found.get("failures", {})), list(found.get("errors", [])))
+def _one(runner: _Runner, name: str, files: dict, test: str) -> str:
+    """One test alone on one copy: 'passed' or 'failed'."""
+    result = runner.test(name, files, [f"{runner.plan.test_file}::{test}"])
+    return "passed" if result.code == 0 else "failed"
 
 
 # ----------------------------------------------------------------------------- judging
@@ -227,16 +315,16 @@ def judge(result, evidence: Evidence | None, notes, attach) -> None:
                           "submission was used up.")
     plan = evidence.plan
     if evidence.transcript:
-        attach(f"transcripts/{result.item_id}.txt", "pytest on your tests in folders 'own' (your "
-               "project), 'reference' (a correct project) and one per broken copy of it.\n"
-               + evidence.transcript)
+        attach(f"transcripts/{result.item_id}.txt", "pytest on your tests with your own "
+               "project (runs on the kit's projects are summed up in the feedback only).\n"
+               + evidence.transcript[-20000:])
     for name in evidence.broken_mutations:
         notes(f"{result.item_id}: the kit's mutation {name} no longer applies to the reference "
               "(a kit problem; it was left out)", True)
     if evidence.missing:
         result.fail(f"There is no {plan.test_file}, so this item gets no marks.")
     own = evidence.results.get(OWN)
-    if own is None:
+    if own is None or own.code == STOPPED:
         result.fail(f"Your tests could not be run. {evidence.problem or ''}".strip(),
                     evidence=evidence.transcript[-3000:] or None)
     control = evidence.results.get(CONTROL)
@@ -268,22 +356,22 @@ def _require_tests(result, own: FolderResult, control: FolderResult | None, plan
     marks once"); the tests did their job and are judged as usual. Tests that fail on the
     correct project too are wrong, and so is a test file that runs on neither."""
     ran = own.tests or (control is not None and control.tests)
-    functions = own.functions or (control.functions if control is not None else set())
+    functions = own.functions
+    found = len(functions) or (control.count if control is not None else 0)
     wrong_too = own.failed & control.failed if control is not None else own.failed
     found_bug = own.code != 0 and control is not None and control.passing and \
         (own.failed or not own.tests) and not (own.failed - control.passing)
     if own.code != 0 and not found_bug or not ran:
         failing = sorted(wrong_too or own.failed)
-        text = "\n\n".join(own.failures.get(test, "") for test in failing[:2]) or \
-            "\n".join(own.errors) or None
+        text = own.output[-3000:] or None        # pytest on the student's own project only
         result.fail("Your tests must pass on your own code first (otherwise this item gets "
                     "0); a test that fails there must at least pass on a correct project. " +
                     (f"These failed on both: {', '.join(failing)}." if failing else
                      "pytest did not run any test (see below)."), actual=text)
-    if len(functions) < plan.min_functions:
+    if found < plan.min_functions:
         result.fail(f"{plan.test_file} must have at least {_count(plan.min_functions)} test "
-                    f"functions; pytest found {len(functions)}: "
-                    f"{', '.join(sorted(functions)) or 'none'}.")
+                    f"functions; pytest found {found}" +
+                    (f": {', '.join(sorted(functions))}." if functions else "."))
     if found_bug:
         which = f": {', '.join(sorted(own.failed))}" if own.failed else \
             " (they could not even be collected with your project)"
@@ -302,10 +390,12 @@ def _explain_control(result, control: FolderResult | None, plan: Plan) -> None:
     """A note about tests that fail on the correct reference project (they cannot count)."""
     if control is None:
         return
-    if control.errors and not control.tests:
+    if control.code == 2:
+        # the kit's own words: nothing printed while the correct project was tested is shown
         section = f" (handout: '{plan.handout_section}')" if plan.handout_section else ""
-        result.note("Your tests could not even be collected with a correct project: "
-                    f"{control.errors[0][-600:]}\nImport only the required names{section}.")
+        result.note("Your tests could not even be collected with a correct project (pytest "
+                    "stopped before running any test: an import or a name the correct "
+                    f"project does not have?). Import only the required names{section}.")
     elif control.failed:
         result.note("These tests fail on a correct project too, so they cannot count as "
                     f"catching a bug: {', '.join(sorted(control.failed))}.")

@@ -1,4 +1,4 @@
-"""Runs inside the student's process, copied into the run folder as ``kit_hilo_probe.py``.
+"""Runs inside the student's process, lent to it function by function (``calls.lent_source``).
 
 The grader's calls import it and pass the student's module ``m``; every function returns
 plain data (what each call returned or raised, the game's attributes after every step), which

@@ -1,8 +1,9 @@
 """The kit's own correct Three-card Poker rules (handout sections 1 to 6).
 
-The grader compares the student's functions with these on every hand. This file is also copied
-into the run folder as ``kit_poker_rules.py``, so that calls inside the student's process can
-patch these correct helpers in. It must therefore use the standard library only.
+The grader compares the student's functions with these on every hand. Some of them are also
+lent to the student's process (``swap=``: the correct helpers patched in): each goes there as
+its own source and what it uses of this file, nothing else (``engine.calls.lent_source``), in
+a child of its own. They must therefore use the standard library only.
 """
 # the student's interpreter may be older than the kit's: annotations stay unevaluated
 from __future__ import annotations

@@ -179,10 +179,15 @@ _out_bytes = [0]
 
 
 # ----------------------------------------------------------------------------- side channel
+_silent = [False]          # a process of the kit's runner with no side channel (_guard_copy)
+
+
 def send(kind, **fields):
     """Write one event line to the grader; every event carries the output byte count (what
     was printed before it is written out first; a tick comes from a signal handler, which
     must not flush a stream that may be in the middle of a write)."""
+    if _silent[0]:
+        return
     if kind != "tick":
         _flush()
     if kind == "exit":
@@ -801,6 +806,21 @@ def _install_guard():
     sys.addaudithook(hook)
 
 
+def _guard_this_process():
+    """The side doors closed and the audit hook installed (before any student code)."""
+    _close_side_doors()
+    _install_guard()
+
+
+def _guard_copy():
+    """In a process the kit's runner forked to test one copy of a project, whose side
+    channel it has closed: no event is sent, random draws come from the real generator (no
+    grader answers them here); then the guard."""
+    _silent[0] = True
+    _depth[0] = 1
+    _guard_this_process()
+
+
 # ----------------------------------------------------------------------------- running
 class _MainWatch:
     """Notices whether the program's own main() runs, so that a main() defined but never
@@ -904,14 +924,14 @@ def _python_source(target):
     return source
 
 
-def _run_as_main(code, target):
+def _run_as_main(code, target, extra=None):
     """Run compiled code as ``python FILE`` does, like ``runpy.run_path(target,
     run_name="__main__")`` (a fresh ``__main__`` module while it runs; its globals are
     returned), without compiling the file twice or importing runpy's helpers (pkgutil and,
     through it, typing: a large share of a short game's start-up)."""
     module = type(sys)("__main__")
     module.__dict__.update(__file__=target, __cached__=None, __loader__=None,
-                           __package__="", __spec__=None)
+                           __package__="", __spec__=None, **(extra or {}))
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = module
     try:
@@ -938,8 +958,13 @@ def run_program():
     sys.path.insert(0, os.path.dirname(target))
     sys.path.extend(ALLOW)
     sys.dont_write_bytecode = True
-    _close_side_doors()
-    _install_guard()
+    extra = None
+    if CONFIG.get("mode") == "runner":
+        # the kit's own runner (boot/testrunner.py), which runs no student code itself: it
+        # forks a process per copy of a project and installs the guard there with kit_guard
+        extra = {"kit_guard": _guard_copy}
+    else:
+        _guard_this_process()
     if CONFIG.get("stand_ins"):
         # modules imported outside any try that this Python lacks (the grader's list):
         # stand-ins, as for the function calls, so one import does not stop the game
@@ -951,7 +976,7 @@ def run_program():
     status, code, error = "finished", 0, None
     try:
         watch.start()
-        namespace = _run_as_main(program, target)
+        namespace = _run_as_main(program, target, extra)
         watch.stop()
         if not watch.called and CONFIG.get("call_main", True) and \
                 callable(namespace.get("main")) and \
@@ -1102,11 +1127,31 @@ class _Spy:
 _MISSING = object()
 
 
+_LENT = {}
+
+
+def _take_lent(bundles):
+    """Kit functions lent to this child (``calls.lent_source``): each bundle's source run in
+    a namespace of its own under the file name <kit>. It is no module (nothing in sys.modules,
+    no file) and its source is not kept (no function can read it back)."""
+    import __future__
+    if not isinstance(bundles, dict):
+        return
+    for key, source in bundles.items():
+        if key not in _LENT:
+            space = {"__name__": "kit", "__builtins__": builtins}
+            try:
+                # (optimize=2: no docstring of the kit's is kept either)
+                exec(compile(source, "<kit>", "exec", __future__.annotations.compiler_flag,
+                             dont_inherit=True, optimize=2), space)
+            except Exception:   # noqa: BLE001 - its calls fail as the grader's problem
+                continue
+            _LENT[key] = space
+
+
 def _kit_function(reference):
-    """A kit function lent to the child: [module, attribute], the module being a file the
-    grader copied into the run folder (standard library only)."""
-    import importlib
-    return getattr(importlib.import_module(reference[0]), reference[1])
+    """A kit function lent to the child: [key, name] (see ``_take_lent``)."""
+    return _LENT[reference[0]][reference[1]]
 
 
 # Deep swaps: a kit function put in place of a student's function *object*, so that every
@@ -1747,6 +1792,7 @@ def run_calls():
     sys.stdin = sys.__stdin__ = _ScriptedStdin(scripted_input)
     request = ask("ready", load=report)
     while request.get("calls"):
+        _take_lent(request.pop("lend", None))
         results = []
         for number, spec in enumerate(request["calls"]):
             results.append(_one_call(module, spec, scripted_inputs, results))
@@ -1762,4 +1808,4 @@ def run_calls():
 
 if __name__ == "__main__":
     _mode = CONFIG.get("mode", "program")
-    os._exit(run_program() if _mode == "program" else run_calls())
+    os._exit(run_program() if _mode in ("program", "runner") else run_calls())
