@@ -7,6 +7,7 @@ import re
 import pytest
 
 from graders.engine.readers import dice_rows, score_table
+from graders.engine.readers.dice import find_dice, learn_pictures
 
 MENU = re.compile(r"\b(Twos|Threes|Chance)\b", re.I)
 
@@ -120,3 +121,39 @@ def test_a_straight_shown_twice_is_not_taken_for_positions():
     assert dice_rows.read_dice("1 2 3 4 5\n1 2 3 4 5\n") == [1, 2, 3, 4, 5]
     assert dice_rows.read_dice("Die 1: 1\nDie 2: 2\nDie 3: 3\nDie 4: 4\nDie 5: 5\n") == \
         [1, 2, 3, 4, 5]
+
+
+# ---------------------------------------------------------------------------- learned pictures
+WIDE_PIPS = {1: ["          ", "    @@    ", "          "],
+             2: ["@@        ", "          ", "        @@"],
+             3: ["@@        ", "    @@    ", "        @@"],
+             4: ["@@      @@", "          ", "@@      @@"],
+             5: ["@@      @@", "    @@    ", "@@      @@"],
+             6: ["@@  @@  @@", "          ", "@@  @@  @@"]}
+
+
+def _wide(faces):
+    """Dice whose pips are two characters wide, with a row of spaces where a die is empty."""
+    top = "   ".join(".-" + "-" * 10 + "-." for _ in faces)
+    rows = ["   ".join("  " + WIDE_PIPS[f][row] + "  " for f in faces) for row in range(3)]
+    return "\n".join([f"You rolled {len(faces)} dice:", top] + rows + [top, "Nice roll!"])
+
+
+ROLLS = [[2, 3, 5], [1, 5, 6], [4, 4, 6], [6, 2, 1], [3, 3, 3]]
+
+
+def test_dice_of_a_shape_never_seen_are_learned_from_the_faces_loaded():
+    learned = learn_pictures([(faces, _wide(faces)) for faces in ROLLS])
+    assert learned.consistent
+    assert all(learned.shows(i) for i in range(len(ROLLS)))
+    assert learned.found_in(_wide([5, 1, 2]), [5, 1, 2])
+    assert not learned.found_in(_wide([5, 1, 2]), [5, 1, 3])
+    assert find_dice(_wide([2, 3, 5]), [2, 3, 5]) is None     # no known pattern reads them
+
+
+def test_digits_in_boxes_or_pictures_that_do_not_follow_the_faces_are_not_big_dice():
+    boxed = [(f, "\n".join(["  ".join("+---+" for _ in f), "  ".join(f"| {x} |" for x in f),
+                            "  ".join("+---+" for _ in f)])) for f in ROLLS]
+    assert not learn_pictures(boxed).consistent
+    shuffled = [(faces, _wide(list(reversed(faces)))) for faces in ROLLS]
+    assert not learn_pictures(shuffled).consistent

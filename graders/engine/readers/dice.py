@@ -116,6 +116,13 @@ def _read_die(rows: list[str]) -> list[tuple[str, int, bool]]:
     return out
 
 
+def _columns(block: list[str]) -> tuple[list[str], list[tuple[int, int]]]:
+    """A block's rows, padded to one width, and the column spans of the dice in it."""
+    wide = max(len(line) for line in block)
+    rows = [line.ljust(wide) for line in block]
+    return rows, [cut for a, b in _segments(block) for cut in _split_touching(rows, a, b)]
+
+
 def find_dice(text: str, faces: list[int]) -> DiceArt | None:
     """Big dice showing ``faces`` (in order) in the text, side by side if possible."""
     stacked: list[int] = []
@@ -123,9 +130,7 @@ def find_dice(text: str, faces: list[int]) -> DiceArt | None:
     for block in _blocks(text):
         if len(block) < 3:
             continue
-        wide = max(len(line) for line in block)
-        rows = [line.ljust(wide) for line in block]
-        segments = [cut for a, b in _segments(block) for cut in _split_touching(rows, a, b)]
+        rows, segments = _columns(block)
         dice = [[row[a:b] for row in rows] for a, b in segments]
         readings = [_read_die(d) for d in dice]
         for start in range(0, max(0, len(readings) - len(faces)) + 1):
@@ -208,9 +213,7 @@ def _cells(text: str, count: int) -> list[tuple[str, ...]] | None:
     for block in _art_blocks(text):
         if len(block) < 2:
             continue
-        wide = max(len(line) for line in block)
-        rows = [line.ljust(wide) for line in block]
-        segments = [cut for a, b in _segments(block) for cut in _split_touching(rows, a, b)]
+        rows, segments = _columns(block)
         if len(segments) != count:
             continue
         cells = []
