@@ -78,6 +78,8 @@ class SubmissionReport:
     notes: list[str] = field(default_factory=list)       # how the run went, file problems
     problems: list[str] = field(default_factory=list)    # reasons a human should look
     attachments: dict[str, str] = field(default_factory=dict)   # file name -> text
+    replays: dict[str, str] = field(default_factory=dict)      # item id -> game (replay)
+    replay_where: dict[str, str] = field(default_factory=dict)  # path, folder (replay)
 
     @property
     def score(self) -> float:
@@ -229,6 +231,7 @@ def feedback_markdown(report: SubmissionReport) -> str:
 
 def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> str:
     rubric = report.rubric
+    replays = replay_commands(report)
     lines = [f"# {rubric.title}: feedback for {report.student}", "",
              f"**Score: {report.score:g} / {rubric.max_score:g}**", ""]
     if report.not_judged:
@@ -238,7 +241,8 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
     if report.notes:
         lines += ["## How the runs went", ""] + [f"- {n}" for n in _notes(report)] + [""]
     if report.attachments:
-        links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments))
+        links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments)
+                          if not name.endswith(".replay.json"))
         lines += [f"Full transcripts of every run: {links} (a line longer than {LINE_CAP} "
                   f"characters, or a run longer than {ATTACHMENT_BYTES // 1_000_000} MB, is "
                   f"shortened and says so).", ""]
@@ -257,6 +261,9 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
                   ""]
         text = _check_text(v, True, limit, evidence)
         lines += [text or "Everything the grader checked here was right.", ""]
+        if v.item.id in replays:
+            lines += [f"Watch this game in your terminal, stopping where this went wrong: "
+                      f"`{replays[v.item.id]}`", ""]
     return "\n".join(lines)
 
 
@@ -280,6 +287,7 @@ def write_submission(report: SubmissionReport, folder: Path,
 def summary_text(report: SubmissionReport) -> str:
     """A short plain-text summary for the terminal."""
     width = max(len(v.item.id) for v in report.verdicts)
+    replays = replay_commands(report)
     lines = [f"{report.rubric.title}: {report.student}  "
              f"{report.score:g}/{report.rubric.max_score:g}"]
     for v in report.verdicts:
@@ -296,6 +304,8 @@ def summary_text(report: SubmissionReport) -> str:
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
                      + (f"  {one_line(first, 160)}" if first else ""))
+        if v.item.id in replays:
+            lines.append(f"  {'':<{width + 3}} replay: {replays[v.item.id]}")
     for note in report.notes[:MAX_NOTES]:
         lines.append(f"  note: {one_line(note, 300)}")
     return "\n".join(lines)
@@ -464,3 +474,11 @@ def _look_at(result: dict) -> list[str]:
         reasons.append("not judged (0 for now, see feedback.md): "
                        + ", ".join(extra["not_judged"]))
     return reasons
+
+
+def replay_commands(report: SubmissionReport) -> dict[str, str]:
+    """item id -> the command that replays the game where it failed (``replay``)."""
+    if not report.replays:
+        return {}
+    from . import replay
+    return replay.commands(report)

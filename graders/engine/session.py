@@ -10,6 +10,7 @@ repeats the same prompt right after an answer, tries the next form of the same a
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +57,10 @@ class Session:
               env: dict[str, str] | None = None) -> "Session":
         child = Child(target, workdir=workdir, policy=policy, limits=limits, args=args,
                       deny=deny, paths=paths, env=env)
-        return cls(child.start())
+        files = replay_files(Path(workdir), Path(target))   # before the program changes them
+        session = cls(child.start())
+        session.run_files = files
+        return session
 
     # ------------------------------------------------------------------
     def wait(self) -> Prompt | None:
@@ -125,7 +129,23 @@ class Session:
 
     @property
     def transcript(self) -> Transcript:
-        return Transcript(self.child.log, self.child.outcome, self.gave_up)
+        transcript = Transcript(self.child.log, self.child.outcome, self.gave_up)
+        transcript.run = self.run_facts()
+        return transcript
+
+    def run_facts(self) -> dict:
+        """How this run was started, for a replay of it (``replay``): the program's name in
+        its folder, arguments, seed, limits, the session's own counts and the files the
+        grader put beside the program."""
+        child = self.child
+        try:
+            program = str(child.target.relative_to(child.workdir))
+        except ValueError:
+            program = child.target.name
+        return {"program": program, "args": list(child.args), "seed": child.policy.seed,
+                "env": dict(child.extra_env), "limits": dataclasses.asdict(child.limits),
+                "max_prompts": self.max_prompts, "max_repeats": self.max_repeats,
+                "files": getattr(self, "run_files", {})}
 
     def output_since_answer(self) -> str:
         """What the program printed since the grader's last answer (all of it before the
@@ -139,6 +159,28 @@ class Session:
         while start and log[start - 1].kind != "answer":
             start -= 1
         return Transcript(log[start:]).text
+
+
+REPLAY_FILE_BYTES = 64_000     # a data file the grader set up beside the program (a record)
+
+
+def replay_files(workdir: Path, target: Path) -> dict:
+    """The small non-Python files in a run folder before the run (what a grader set up, e.g.
+    a best-score file), name -> [text, mode], so a replay can set them up the same way."""
+    found = {}
+    try:
+        entries = sorted(workdir.iterdir())
+    except OSError:
+        return found
+    for path in entries:
+        try:
+            if path.suffix == ".py" or path == target or not path.is_file() or \
+                    path.is_symlink() or path.stat().st_size > REPLAY_FILE_BYTES:
+                continue
+            found[path.name] = [path.read_text(encoding="utf-8"), path.stat().st_mode & 0o777]
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
 
 
 def _screen_tail(log, lines: int = 6) -> str:
