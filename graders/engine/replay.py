@@ -51,7 +51,7 @@ HIDDEN_SETTING = "hidden_games"     # rubric.toml [replay]: "ta" (default) or "s
 
 # ----------------------------------------------------------------------------- the plan
 def plan_of(transcript: Transcript, name: str, header: str = "", footer: bool = True,
-            public: bool = True) -> dict | None:
+            public: bool = True, title: str | None = None) -> dict | None:
     """The replay plan of one graded run (None: a run the grader did not start itself)."""
     run = getattr(transcript, "run", None)
     if not run:
@@ -77,7 +77,8 @@ def plan_of(transcript: Transcript, name: str, header: str = "", footer: bool = 
             events.append({"kind": "stop", "reason": mark.text})
     outcome = {key: transcript.outcome.get(key) for key in
                ("status", "code", "limit", "shorter_limit") if key in transcript.outcome}
-    return {"version": PLAN_VERSION, "game": name, "public": public, "header": header,
+    return {"version": PLAN_VERSION, "game": name, "title": title or name, "public": public,
+            "header": header,
             "footer": footer, "run": run, "events": events, "outcome": outcome,
             "answer_lines": answer_lines(transcript), "failures": []}
 
@@ -111,11 +112,12 @@ def transcript_text(plan: dict, transcript: Transcript) -> str:
 
 
 def attach_game(attach, name: str, transcript: Transcript, header: str = "",
-                footer: bool = True, public: bool = True) -> str:
+                footer: bool = True, public: bool = True, title: str | None = None) -> str:
     """Attach a game's transcript (``transcripts/<name>.txt``: ``header``, the screen, and
     how it ended when ``footer``) and its replay plan; returns the transcript's text.
-    ``public``: a game the students' self-check plays too."""
-    plan = plan_of(transcript, name, header, footer, public)
+    ``public``: a game the students' self-check plays too; ``title``: the game's name in the
+    feedback, when the file's differs."""
+    plan = plan_of(transcript, name, header, footer, public, title)
     text = transcript_text(plan or {"header": header, "footer": footer}, transcript)
     attach(f"transcripts/{name}.txt", text)
     if plan is not None:
@@ -123,6 +125,11 @@ def attach_game(attach, name: str, transcript: Transcript, header: str = "",
         if len(data.encode("utf-8")) <= MAX_PLAN_BYTES:
             attach(f"transcripts/{name}{PLAN_SUFFIX}", data)
     return text
+
+
+def slug(name: str) -> str:
+    """A game's name as a file name: 'double chain' -> 'double-chain'."""
+    return re.sub(r"[^\w.-]+", "-", name).strip("-") or "game"
 
 
 def game_header(name: str, purpose: str, dice: bool = True) -> str:
@@ -240,7 +247,9 @@ def annotate(report) -> None:
                 break
         if verdict.item.id not in replays:
             said = " ".join(str(d.get("message", "")) for d in details)
-            game = next((g for g in plans if re.search(rf"'{re.escape(g)}'", said)), None)
+            game = next((g for g, plan in plans.items()
+                         if re.search(f"'(?:{re.escape(g)}|{re.escape(plan.get('title', g))})'",
+                                      said)), None)
             if game is not None:
                 plans[game]["failures"].append({"item": verdict.item.id, "line": None,
                                                 "answers": None,
@@ -470,11 +479,7 @@ def play(plan: dict, folder: Path, *, screen=None, step: bool = False, debugger:
     run = plan["run"]
     replay = Replay(plan, stop_line=(stop_at or {}).get("line"))
     limits = _limits(run.get("limits") or {}, plan.get("outcome") or {}, debugger)
-    for name, (text, mode) in (run.get("files") or {}).items():
-        path = folder / name
-        if "/" not in name and not path.exists():
-            path.write_text(text, encoding="utf-8")
-            os.chmod(path, mode)
+    set_up(folder, run.get("files") or {})
     child = ReplayChild(folder / run["program"], workdir=folder, policy=PlanDraws(replay),
                         limits=limits, args=run.get("args") or [], env=run.get("env") or {},
                         screen=screen)
@@ -524,6 +529,22 @@ def play(plan: dict, folder: Path, *, screen=None, step: bool = False, debugger:
     result.failure = stop_at
     result.answers = replay.answers
     return result
+
+
+def set_up(folder: Path, files: dict) -> None:
+    """Put back beside the program what the grader had set up there (``session.
+    replay_files``); the student's own files, copied first, are kept as they are now."""
+    for name, entry in files.items():
+        path = folder / name
+        if name == "." or "/" in name or name.startswith("..") or not isinstance(entry, dict):
+            continue
+        if entry.get("folder"):
+            path.mkdir(exist_ok=True)
+        elif not path.exists():
+            path.write_text(str(entry.get("text", "")), encoding="utf-8")
+    for name, entry in sorted(files.items(), key=lambda pair: pair[0] == "."):
+        if isinstance(entry, dict) and "/" not in name and not name.startswith(".."):
+            os.chmod(folder / name, int(entry.get("mode", 0o700)) | 0o400)
 
 
 def _limits(recorded: dict, outcome: dict, debugger: bool) -> Limits:

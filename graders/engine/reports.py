@@ -61,6 +61,12 @@ def fit_bytes(text: str, limit: int) -> str:
     return text
 
 
+def attachment_text(name: str, text: str) -> str:
+    """A report folder's file as written: a transcript bounded (``fit_bytes``), a game's
+    replay plan (data, bounded when it was made) whole."""
+    return text if name.endswith(".replay.json") else fit_bytes(text, ATTACHMENT_BYTES)
+
+
 def one_line(text, limit: int = 1_000) -> str:
     """A reason for a list (needs_review.md, the gradebook): one line, bounded."""
     text = " ".join(str(text).split())
@@ -280,7 +286,7 @@ def write_submission(report: SubmissionReport, folder: Path,
         if not path.is_relative_to(inside):
             continue                    # attachment names are the grader's; keep them in
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(fit_bytes(text, ATTACHMENT_BYTES), encoding="utf-8")
+        path.write_text(attachment_text(name, text), encoding="utf-8")
     return json_path
 
 

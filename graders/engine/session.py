@@ -161,23 +161,28 @@ class Session:
         return Transcript(log[start:]).text
 
 
-REPLAY_FILE_BYTES = 64_000     # a data file the grader set up beside the program (a record)
+REPLAY_FILE_BYTES = 64_000     # a file the grader set up beside the program (a record)
 
 
 def replay_files(workdir: Path, target: Path) -> dict:
-    """The small non-Python files in a run folder before the run (what a grader set up, e.g.
-    a best-score file), name -> [text, mode], so a replay can set them up the same way."""
+    """What a run folder holds before the run besides the program (what a grader set up: a
+    best-score file, a stand-in module, a folder in a file's place, the folder's own mode),
+    name -> {"text", "mode"} or {"folder": True, "mode"}, so a replay can set it up again."""
     found = {}
     try:
         entries = sorted(workdir.iterdir())
+        found["."] = {"folder": True, "mode": workdir.stat().st_mode & 0o777}
     except OSError:
         return found
     for path in entries:
         try:
-            if path.suffix == ".py" or path == target or not path.is_file() or \
-                    path.is_symlink() or path.stat().st_size > REPLAY_FILE_BYTES:
+            if path == target or path.is_symlink():
                 continue
-            found[path.name] = [path.read_text(encoding="utf-8"), path.stat().st_mode & 0o777]
+            if path.is_dir():
+                found[path.name] = {"folder": True, "mode": path.stat().st_mode & 0o777}
+            elif path.is_file() and path.stat().st_size <= REPLAY_FILE_BYTES:
+                found[path.name] = {"text": path.read_text(encoding="utf-8"),
+                                    "mode": path.stat().st_mode & 0o777}
         except (OSError, UnicodeDecodeError):
             continue
     return found
