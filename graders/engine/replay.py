@@ -538,13 +538,17 @@ def set_up(folder: Path, files: dict) -> None:
         path = folder / name
         if name == "." or "/" in name or name.startswith("..") or not isinstance(entry, dict):
             continue
-        if entry.get("folder"):
+        if entry.get("link"):
+            if not path.exists() and not path.is_symlink():
+                path.symlink_to(str(entry["link"]))
+        elif entry.get("folder"):
             path.mkdir(exist_ok=True)
         elif not path.exists():
             path.write_text(str(entry.get("text", "")), encoding="utf-8")
     for name, entry in sorted(files.items(), key=lambda pair: pair[0] == "."):
-        if isinstance(entry, dict) and "/" not in name and not name.startswith(".."):
-            os.chmod(folder / name, int(entry.get("mode", 0o700)) | 0o400)
+        if isinstance(entry, dict) and "mode" in entry and "/" not in name and \
+                not name.startswith("..") and not (folder / name).is_symlink():
+            os.chmod(folder / name, int(entry["mode"]) & 0o777)
 
 
 def _limits(recorded: dict, outcome: dict, debugger: bool) -> Limits:

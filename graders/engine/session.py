@@ -11,6 +11,7 @@ repeats the same prompt right after an answer, tries the next form of the same a
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,8 +167,9 @@ REPLAY_FILE_BYTES = 64_000     # a file the grader set up beside the program (a 
 
 def replay_files(workdir: Path, target: Path) -> dict:
     """What a run folder holds before the run besides the program (what a grader set up: a
-    best-score file, a stand-in module, a folder in a file's place, the folder's own mode),
-    name -> {"text", "mode"} or {"folder": True, "mode"}, so a replay can set it up again."""
+    best-score file, a stand-in module, a folder in a file's place, a link, the folder's own
+    mode), name -> {"text", "mode"}, {"folder": True, "mode"} or {"link"}, so a replay can
+    set it up again."""
     found = {}
     try:
         entries = sorted(workdir.iterdir())
@@ -176,7 +178,10 @@ def replay_files(workdir: Path, target: Path) -> dict:
         return found
     for path in entries:
         try:
-            if path == target or path.is_symlink():
+            if path == target:
+                continue
+            if path.is_symlink():            # e.g. a record the program may not write
+                found[path.name] = {"link": os.readlink(path)}
                 continue
             if path.is_dir():
                 found[path.name] = {"folder": True, "mode": path.stat().st_mode & 0o777}

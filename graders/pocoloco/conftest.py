@@ -42,7 +42,8 @@ def games(submission, budget, notes, attach, self_check, for_ta) -> dict[str, Re
         attach_game(attach, scenario.name, ended,
                     f"Game '{scenario.name}': {scenario.purpose}. {game.policy.chips} chips "
                     f"each.\n«...» is what the grader typed; [dice: ...] are the dice it "
-                    f"loaded.\n\n", public=scenario in PUBLIC)
+                    f"loaded.\n\n", public=scenario in PUBLIC or (
+                        scenario not in ALL and LONG in PUBLIC))   # the clash: of 'long'
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
             problem = ended.crashed or ended.outcome.get("status") == "limit"
             # one problem said once: games stopped by the same limit are one note, though the
