@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import itertools
 import json
 import os
 import re
@@ -69,9 +70,14 @@ def plan_of(transcript: Transcript, name: str, header: str = "", footer: bool = 
             data = mark.data
             step = {"kind": "draw", "fn": data.get("fn"), "req": data.get("req") or {},
                     "value": data.get("value"), "faces": list(data.get("faces") or [])}
-            later = marks[index + 1:index + 3]
-            if any(m.kind == "limit" and m.data.get("limit") == "enough" for m in later):
-                step["enough"] = True          # the grader had seen enough after this draw
+            later = list(itertools.takewhile(lambda m: m.kind in ("out", "limit"),
+                                             marks[index + 1:]))
+            end = [m for m in later if m.kind == "limit"]
+            if end and end[0].data.get("limit") == "enough":
+                # the grader had seen enough after this draw, and stopped the program when
+                # it had printed this much more (read before and after the stop)
+                step["enough"] = {"tail": "".join(m.text for m in later if m.kind == "out"),
+                                  "message": end[0].text}
             events.append(step)
         elif mark.kind == "note" and not mark.data and mark.text == transcript.gave_up:
             events.append({"kind": "stop", "reason": mark.text})
@@ -226,6 +232,7 @@ def annotate(report) -> None:
             plans[game], texts[game] = plan, _game_lines(plan, text)
     replays: dict[str, str] = {}
     if not plans:
+        _call_scripts(report, replays)
         report.replays = replays
         return
     for verdict in report.verdicts:
@@ -255,11 +262,99 @@ def annotate(report) -> None:
                                                 "answers": None,
                                                 "expected": _expectation(verdict, None)})
                 replays[verdict.item.id] = game
+    _call_scripts(report, replays)
     for game, plan in plans.items():
         plan["failures"].sort(key=lambda f: (f["line"] is None, f["line"] or 0))
         report.attachments[f"transcripts/{game}{PLAN_SUFFIX}"] = json.dumps(
             plan, ensure_ascii=False)
     report.replays = replays
+
+
+# ----------------------------------------------------------------------------- failed calls
+CALL_EXPECTED = re.compile(r"^(?P<call>[A-Za-z_][\w.]*\(.*\)) == (?P<value>.+)$")
+CALL_EXAMPLE = re.compile(r"(?P<call>\b[A-Za-z_][\w.]*\([^\n]*?\)) returned (?P<got>[^\n]*?); "
+                          r"expected (?P<value>[^\n]*?)\.?$", re.M)
+SCRIPT_PREFIX = "replay_"
+MAX_SCRIPT_CALLS = 12
+
+
+def failed_calls(verdict) -> list[tuple[str, str, str]]:
+    """(call, expected, what the program did) of a failed item's calls, as the feedback
+    shows them: its 'Expected' blocks (``call == value``) and its examples."""
+    from .calls import parse_call
+    found: dict[str, tuple[str, str, str]] = {}
+    for check in verdict.judging_checks:
+        for detail in check.details:
+            expected = str(detail.get("expected") or "")
+            actual = str(detail.get("actual") or "")
+            pairs = [(m["call"], m["value"], actual) for line in expected.split("\n")
+                     if (m := CALL_EXPECTED.match(line.strip()))]
+            pairs += [(m["call"], m["value"], f"returned {m['got']}")
+                      for m in CALL_EXAMPLE.finditer(str(detail.get("message") or ""))]
+            for call, value, did in pairs:
+                try:
+                    parse_call(call)
+                except (ValueError, SyntaxError):
+                    continue
+                found.setdefault(call, (call, value.strip(), did.removeprefix(call).strip()))
+    return list(found.values())[:MAX_SCRIPT_CALLS]
+
+
+def call_script(module: str, verdict, calls: list[tuple[str, str, str]]) -> str:
+    """A small program that makes the failed calls again with the student's functions."""
+    from .calls import parse_call
+    item = verdict.item
+    lines = [f'"""The grader\'s failed calls of `{item.id}` ({item.title}), made again with '
+             f"your own\nfunctions. Run it in the folder holding {module}.py:\n\n"
+             f"    python {SCRIPT_PREFIX}{item.id}.py\n\nEdit it as you like: change the "
+             f'arguments, add prints to your functions, try other cases."""',
+             "import os", "import sys", "", "sys.path.insert(0, os.getcwd())",
+             f"from {module} import *  # noqa: F401,F403 - your functions", "", "",
+             "def show(call, got, expected, args, given, graded):",
+             '    """What the call returned, beside what the grader expected."""',
+             '    print(">>>", call)',
+             '    print("  returned:", repr(got))',
+             "    if args != given:",
+             '        print("  and changed its arguments to:", ", ".join(map(repr, args)))',
+             "    kept = any(got is arg for arg in args if isinstance(arg, (list, dict, set)))",
+             "    if kept:",
+             '        print("  (the very object it was given, not a new one)")',
+             '    right = type(got) is type(expected) and got == expected and args == given \\',
+             "        and not kept",
+             '    print("  expected:", repr(expected), "(right)" if right else "(WRONG)")',
+             '    print("  when graded, it", graded)', "    print()", ""]
+    for call, value, did in calls:
+        name, args, kwargs = parse_call(call)
+        try:
+            expected = repr(ast_literal(value))
+        except ValueError:
+            expected = repr(value)          # not a value: said as the grader said it
+        lines += ["", f"args = {args!r}",
+                  f"got = {name}(*args{', **' + repr(kwargs) if kwargs else ''})",
+                  f"show({call!r}, got, {expected}, args, {args!r}, {did!r})"]
+    return "\n".join(lines) + "\n"
+
+
+def ast_literal(text: str):
+    import ast
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        raise ValueError(text) from None
+
+
+def _call_scripts(report, replays: dict) -> None:
+    """A script per failed item whose calls the feedback names and no game replays."""
+    module = Path(report.rubric.main_file).stem
+    for verdict in report.verdicts:
+        item = verdict.item
+        if verdict.passed or not verdict.judged or item.review or item.id in replays:
+            continue
+        calls = failed_calls(verdict)
+        if calls:
+            name = f"{SCRIPT_PREFIX}{item.id}"
+            report.attachments[f"{name}.py"] = call_script(module, verdict, calls)
+            replays[item.id] = name
 
 
 def hidden_allowed(assignment: str) -> bool:
@@ -298,9 +393,11 @@ def commands(report, student_facing: bool = True) -> dict[str, str]:
     folder = where.get("folder")
     allowed = not student_facing or hidden_allowed(report.rubric.assignment)
     found = {}
+    public_items = {item.id for item in report.rubric.items if item.public}
     for item, game in replays.items():
         plan = report.attachments.get(f"transcripts/{game}{PLAN_SUFFIX}", "")
-        public = '"public": true' in plan
+        public = '"public": true' in plan or (
+            f"{game}.py" in report.attachments and item in public_items)
         if public or allowed:
             found[item] = command(report.rubric.assignment, path, game, folder)
     return found
@@ -355,9 +452,40 @@ class ReplayChild(Child):
                 self.screen.output(data)
         return len(data)
 
+    replay = None
+
+    def _answer_draw(self, event: dict) -> None:
+        if self.replay is not None and self.replay.tail is not None:
+            self._stopped_by_grader()       # a draw past the grader's stop: not answered
+            return
+        super()._answer_draw(event)
+
+    def _stopped_by_grader(self) -> None:
+        """End the run as the grader ended it after its last draw (``Replay.tail``): the
+        output since that draw cut where the grader's run had got to, then the same stop."""
+        tail, self.replay.tail = self.replay.tail, None
+        last = max((i for i, e in enumerate(self.log) if e.kind == "draw"), default=-1)
+        outs = [e for e in self.log[last + 1:] if e.kind == "out"]
+        text = "".join(e.text for e in outs)
+        cut = next((n for n in range(len(tail["tail"]), len(text) + 1)
+                    if clean(text[:n]) == tail["tail"]), None)
+        if cut is not None:
+            self.log[last + 1:] = [e for e in self.log[last + 1:] if e.kind != "out"]
+            self.log.insert(last + 1, Event("out", text[:cut]))
+        self._stop("enough", tail["message"])
+
     def next_event(self) -> dict | None:
         while True:
             event = super().next_event()
+            pending = self.replay is not None and self.replay.tail is not None
+            if pending and event is not None and event.get("ev") == "input":
+                self.log.pop()              # asked after the grader's stop: not seen
+                self._stopped_by_grader()
+                return None
+            if pending and event is None and self.log and self.log[-1].kind == "exit":
+                self.log.pop()              # ended after the grader's stop: not seen
+                self._stopped_by_grader()
+                return None
             if event is None or event.get("ev") != "debugger":
                 return event
             line = self.screen.person_line() if self.screen is not None else None
@@ -397,6 +525,7 @@ class Replay:
     answers: int = 0
     draws: int = 0
     stop_line: int | None = None        # stop once the screen has shown this line
+    tail: dict | None = None            # the grader's stop after the last draw, pending
     child: Child | None = None
     reached: bool = False
 
@@ -432,7 +561,9 @@ class Replay:
         if self.passed():
             policy.enough = True            # the failure is on the screen: stop here
         if step.get("enough"):
-            policy.enough = True            # the grader had seen enough after this draw
+            # the grader had seen enough after this draw: the program is stopped where its
+            # output had got to by then (at its next draw, question or end at the latest)
+            self.tail = step["enough"]
         return step["value"], step["faces"]
 
     def asked(self, prompt: str) -> None:
@@ -485,6 +616,7 @@ def play(plan: dict, folder: Path, *, screen=None, step: bool = False, debugger:
                         screen=screen)
     child.boot_options = {"live": bool(live), "debugger": bool(debugger)}
     replay.child = child
+    child.replay = replay
     session = Session(child.start())
     session.max_prompts = run.get("max_prompts", session.max_prompts)
     session.max_repeats = run.get("max_repeats", session.max_repeats)
@@ -663,11 +795,7 @@ def find_plan(assignment: str, path: Path, game: str, report: str | None,
     """The game's plan: in ``report``, else the self-check's folder, else the class
     reports' folder of the student named like ``path``."""
     name = f"{game}{PLAN_SUFFIX}"
-    if report:
-        places = [Path(report)]
-    else:
-        student = path.stem if path.is_file() else path.resolve().name
-        places = [Path(DEFAULT_REPORT), Path("reports") / assignment / student]
+    places = _places(assignment, path, report)
     for place in places:
         plan_path = place / "transcripts" / name
         if plan_path.is_file():
@@ -685,6 +813,31 @@ def find_plan(assignment: str, path: Path, game: str, report: str | None,
                       f"--report.")
 
 
+def _places(assignment: str, path: Path, report: str | None) -> list[Path]:
+    if report:
+        return [Path(report)]
+    student = path.stem if path.is_file() else path.resolve().name
+    return [Path(DEFAULT_REPORT), Path("reports") / assignment / student]
+
+
+def find_script(assignment: str, path: Path, game: str, report: str | None) -> Path | None:
+    """The failed calls' script named ``game`` (``replay_<item>``), if there is one."""
+    if not game.startswith(SCRIPT_PREFIX) or "/" in game:
+        return None
+    return next((place / f"{game}.py" for place in _places(assignment, path, report)
+                 if (place / f"{game}.py").is_file()), None)
+
+
+def run_script(script: Path, path: Path, debugger: bool) -> int:
+    """Run a failed calls' script beside the student's file (under pdb with ``debugger``)."""
+    import subprocess
+    folder = path if path.is_dir() else path.parent
+    command = [sys.executable] + (["-m", "pdb"] if debugger else []) + [str(script.resolve())]
+    print(f"Running {script} (the grader's failed calls, with your functions; edit it to try "
+          f"more):\n", flush=True)
+    return subprocess.run(command, cwd=folder or Path(".")).returncode
+
+
 def cmd_replay(args) -> int:
     from . import submissions
     from .rubric import Rubric
@@ -692,6 +845,9 @@ def cmd_replay(args) -> int:
     path = Path(args.path)
     if not path.exists():
         raise ReplayError(f"no such file or folder: {args.path}")
+    script = find_script(rubric.assignment, path, args.game, args.report)
+    if script is not None:
+        return run_script(script, path, args.pdb)
     plan, plan_path = find_plan(rubric.assignment, path, args.game, args.report,
                                 rubric.main_file)
     submission = submissions.from_path(path, rubric.main_file)

@@ -40,7 +40,7 @@ def store_plans(report, folder) -> None:
     """Write the games' transcripts and replay plans to a report folder (the self-check
     keeps them, -v or not, so its printed replay commands work)."""
     for name, text in report.attachments.items():
-        if name.startswith("transcripts/"):
+        if name.startswith(("transcripts/", "replay_")):
             path = folder / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

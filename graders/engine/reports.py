@@ -64,7 +64,8 @@ def fit_bytes(text: str, limit: int) -> str:
 def attachment_text(name: str, text: str) -> str:
     """A report folder's file as written: a transcript bounded (``fit_bytes``), a game's
     replay plan (data, bounded when it was made) whole."""
-    return text if name.endswith(".replay.json") else fit_bytes(text, ATTACHMENT_BYTES)
+    return text if name.endswith(".replay.json") or name.startswith("replay_") else \
+        fit_bytes(text, ATTACHMENT_BYTES)
 
 
 def one_line(text, limit: int = 1_000) -> str:
@@ -248,7 +249,8 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
         lines += ["## How the runs went", ""] + [f"- {n}" for n in _notes(report)] + [""]
     if report.attachments:
         links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments)
-                          if not name.endswith(".replay.json"))
+                          if not name.endswith(".replay.json")
+                          and not name.startswith("replay_"))
         lines += [f"Full transcripts of every run: {links} (a line longer than {LINE_CAP} "
                   f"characters, or a run longer than {ATTACHMENT_BYTES // 1_000_000} MB, is "
                   f"shortened and says so).", ""]
