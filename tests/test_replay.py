@@ -250,3 +250,20 @@ def test_pdb_stops_at_a_breakpoint_in_the_students_code(checked):
     terminal.expect(pexpect.EOF)
     terminal.close()
     assert terminal.exitstatus == 0
+
+
+def test_three_card_pokers_failed_calls_replay_as_a_script(tmp_path):
+    built = mutants.build("three_card_poker", tmp_path / "built")
+    program = built["pair_counts_triple"]
+    report = grade("three_card_poker", [program], ["sam"])["sam"]
+    assert report.replays.get("has_pair") == "replay_has_pair"
+    script = report.attachments["replay_has_pair.py"]
+    assert "has_pair(*args)" in script and "[2, 2, 2]" in script
+    assert "--game replay_has_pair" in replay.commands(report)["has_pair"]
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "replay_has_pair.py").write_text(script)
+    out = _cli(["replay", "three_card_poker", str(program / "three_card_poker.py"), "--game",
+                "replay_has_pair", "--report", str(tmp_path / "report")], tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ">>> has_pair([2, 2, 2])" in out.stdout and "returned: True" in out.stdout
+    assert "expected: False (WRONG)" in out.stdout
