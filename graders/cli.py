@@ -201,9 +201,10 @@ def cmd_check(args) -> int:
         raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation(student=True)
     (report,) = _run_grader(rubric, [submission], public_only=True)
-    # the games' replay plans are always kept: the summary prints how to replay a failure
+    # the replay plans are kept, -v or not, where the summary prints how to replay a failure
     report.replay_where = {"path": args.path, "folder": args.out}
-    replay_command.store_plans(report, Path(args.out))
+    if report.replays:
+        replay_command.store_plans(report, Path(args.out))
     print(reports.summary_text(report))
     print("\n" + student_kit.what_ran(rubric, report))
     if args.verbose:

@@ -157,8 +157,10 @@ def test_the_student_kit_holds_no_plan_and_the_self_check_plays_public_games(tmp
         names = archive.namelist()
         assert not [n for n in names if n.endswith(replay.PLAN_SUFFIX)]
         assert any(n.endswith("graders/engine/replay.py") for n in names)
+    # a program with a public failure: the self-check keeps the plans its command needs
+    built = mutants.build("pocoloco", tmp_path / "built")
     program = tmp_path / "a5.py"
-    program.write_text((KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_text())
+    program.write_text((built["round_box_one_short"] / "a5.py").read_text())
     out = _cli(["check", "pocoloco", str(program), "--out", str(tmp_path / "check")],
                tmp_path)
     assert out.returncode == 0, out.stderr
