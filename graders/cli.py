@@ -27,7 +27,7 @@ import time
 import traceback
 from pathlib import Path
 
-from .engine import classbook, reports, sandbox, submissions
+from .engine import classbook, replay_command, reports, sandbox, submissions
 from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
@@ -117,6 +117,7 @@ def cmd_grade(args) -> int:
     started = time.monotonic()
     (report,) = _run_grader(rubric, [submission], quiet=not args.verbose)
     report.execution_time = time.monotonic() - started
+    report.replay_where = {"path": args.path, "folder": str(folder)}
     json_path = reports.write_submission(report, folder, kit_json)
     if platform:
         json_path = outputs.write(platform, report, rubric, submission,
@@ -217,6 +218,10 @@ def cmd_check(args) -> int:
         raise UsageError(f"{args.path}: {submission.missing_why}")
     _isolation(student=True)
     (report,) = _run_grader(rubric, [submission], public_only=True)
+    # the replay plans are kept, -v or not, where the summary prints how to replay a failure
+    report.replay_where = {"path": args.path, "folder": args.out}
+    if report.replays:
+        replay_command.store_plans(report, Path(args.out))
     print(reports.summary_text(report))
     print("\n" + student_kit.what_ran(rubric, report))
     if args.verbose:
@@ -551,6 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="classroom (required): what pip installs the grader from (a "
                              "wheel's URL, a private repository)")
     export.set_defaults(func=cmd_export)
+    replay_command.add_parser(sub, UsageError)     # gradekit replay (engine/replay.py)
     listing = sub.add_parser("list", help="list assignments")
     listing.set_defaults(func=lambda args: print("\n".join(assignments())) or 0)
     worker = sub.add_parser("_worker")

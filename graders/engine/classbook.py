@@ -151,7 +151,7 @@ def write_automatic(report: reports.SubmissionReport, folder: Path, submission,
     for name, text in report.attachments.items():
         path = (folder / name).resolve()
         if path.is_relative_to(inside):      # attachment names are the grader's; keep them in
-            atomic_write(path, reports.fit_bytes(text, reports.ATTACHMENT_BYTES))
+            atomic_write(path, reports.attachment_text(name, text))
     data = reports.results_json(report)
     data["extra_data"]["submission"] = {**identity(submission),
                                         "content": content_hash(submission)}

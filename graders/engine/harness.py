@@ -545,6 +545,7 @@ class Child:
         self.forked = False              # made by the fork server (``forkserver``)
         self.replayed = False            # took the record of an identical start (``starts``)
         self._start: starts.Start | None = None     # the start this run is the first of
+        self.boot_options: dict = {}     # more for the boot file's config (a replay's)
 
     # ------------------------------------------------------------------ life cycle
     def start(self) -> "Child":
@@ -571,6 +572,7 @@ class Child:
                              "file_bytes": self.limits.file_bytes,
                              "processes": self.limits.processes,
                              "open_files": self.limits.open_files}}
+        config.update(self.boot_options)
         if isolation.active:
             config["sandboxed"] = True
             if isolation.as_root:

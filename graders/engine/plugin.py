@@ -38,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from . import forkserver, harness, pythons, starts, static
+from . import forkserver, harness, pythons, replay, starts, static
 from .rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import (EMPTY_FILE, NO_OWN_CODE, NOT_SEEN_WORKING, SOURCE_ONLY_REVIEW,
@@ -329,6 +329,7 @@ class KitPlugin:
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,
                                         self.run_notes[student], self.problems[student],
                                         self.attachments.get(student, {})))
+            replay.annotate(out[-1])     # where each failed item shows in a game's replay
         return out
 
     def _safety_nets(self, student: str) -> None:

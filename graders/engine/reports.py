@@ -61,6 +61,13 @@ def fit_bytes(text: str, limit: int) -> str:
     return text
 
 
+def attachment_text(name: str, text: str) -> str:
+    """A report folder's file as written: a transcript bounded (``fit_bytes``), a game's
+    replay plan (data, bounded when it was made) whole."""
+    return text if name.endswith(".replay.json") or name.startswith("replay_") else \
+        fit_bytes(text, ATTACHMENT_BYTES)
+
+
 def one_line(text, limit: int = 1_000) -> str:
     """A reason for a list (needs_review.md, the gradebook): one line, bounded."""
     text = " ".join(str(text).split())
@@ -78,6 +85,8 @@ class SubmissionReport:
     notes: list[str] = field(default_factory=list)       # how the run went, file problems
     problems: list[str] = field(default_factory=list)    # reasons a human should look
     attachments: dict[str, str] = field(default_factory=dict)   # file name -> text
+    replays: dict[str, str] = field(default_factory=dict)      # item id -> game (replay)
+    replay_where: dict[str, str] = field(default_factory=dict)  # path, folder (replay)
 
     @property
     def score(self) -> float:
@@ -229,6 +238,7 @@ def feedback_markdown(report: SubmissionReport) -> str:
 
 def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> str:
     rubric = report.rubric
+    replays = replay_commands(report)
     lines = [f"# {rubric.title}: feedback for {report.student}", "",
              f"**Score: {report.score:g} / {rubric.max_score:g}**", ""]
     if report.not_judged:
@@ -238,7 +248,9 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
     if report.notes:
         lines += ["## How the runs went", ""] + [f"- {n}" for n in _notes(report)] + [""]
     if report.attachments:
-        links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments))
+        links = ", ".join(f"[{name}]({name})" for name in sorted(report.attachments)
+                          if not name.endswith(".replay.json")
+                          and not name.startswith("replay_"))
         lines += [f"Full transcripts of every run: {links} (a line longer than {LINE_CAP} "
                   f"characters, or a run longer than {ATTACHMENT_BYTES // 1_000_000} MB, is "
                   f"shortened and says so).", ""]
@@ -257,6 +269,9 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
                   ""]
         text = _check_text(v, True, limit, evidence)
         lines += [text or "Everything the grader checked here was right.", ""]
+        if v.item.id in replays:
+            lines += [f"Watch this game in your terminal, stopping where this went wrong: "
+                      f"`{replays[v.item.id]}`", ""]
     return "\n".join(lines)
 
 
@@ -273,7 +288,7 @@ def write_submission(report: SubmissionReport, folder: Path,
         if not path.is_relative_to(inside):
             continue                    # attachment names are the grader's; keep them in
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(fit_bytes(text, ATTACHMENT_BYTES), encoding="utf-8")
+        path.write_text(attachment_text(name, text), encoding="utf-8")
     return json_path
 
 
@@ -295,6 +310,7 @@ def summary_text(report: SubmissionReport) -> str:
     """A short plain-text summary for the terminal: the score, how the runs went (a program
     that could not start says so first, with its line), then one line per item."""
     width = max(len(v.item.id) for v in report.verdicts)
+    replays = replay_commands(report)
     lines = [f"{report.rubric.title}: {report.student}  "
              f"{report.score:g}/{report.rubric.max_score:g}"]
     if report.notes:
@@ -315,6 +331,8 @@ def summary_text(report: SubmissionReport) -> str:
         review = " [review]" if v.item.review else ""
         lines.append(f"  {flag}{v.item.id:<{width}} {v.score:g}/{v.item.points:g}{review}"
                      + (f"  {one_line(first, 160)}" if first else ""))
+        if v.item.id in replays:
+            lines.append(f"  {'':<{width + 3}} replay: {replays[v.item.id]}")
     return "\n".join(lines)
 
 
@@ -481,3 +499,11 @@ def _look_at(result: dict) -> list[str]:
         reasons.append("not judged (0 for now, see feedback.md): "
                        + ", ".join(extra["not_judged"]))
     return reasons
+
+
+def replay_commands(report: SubmissionReport) -> dict[str, str]:
+    """item id -> the command that replays the game where it failed (``replay``)."""
+    if not report.replays:
+        return {}
+    from . import replay
+    return replay.commands(report)

@@ -10,6 +10,8 @@ repeats the same prompt right after an answer, tries the next form of the same a
 """
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +58,10 @@ class Session:
               env: dict[str, str] | None = None) -> "Session":
         child = Child(target, workdir=workdir, policy=policy, limits=limits, args=args,
                       deny=deny, paths=paths, env=env)
-        return cls(child.start())
+        files = replay_files(Path(workdir), Path(target))   # before the program changes them
+        session = cls(child.start())
+        session.run_files = files
+        return session
 
     # ------------------------------------------------------------------
     def wait(self) -> Prompt | None:
@@ -125,7 +130,23 @@ class Session:
 
     @property
     def transcript(self) -> Transcript:
-        return Transcript(self.child.log, self.child.outcome, self.gave_up)
+        transcript = Transcript(self.child.log, self.child.outcome, self.gave_up)
+        transcript.run = self.run_facts()
+        return transcript
+
+    def run_facts(self) -> dict:
+        """How this run was started, for a replay of it (``replay``): the program's name in
+        its folder, arguments, seed, limits, the session's own counts and the files the
+        grader put beside the program."""
+        child = self.child
+        try:
+            program = str(child.target.relative_to(child.workdir))
+        except ValueError:
+            program = child.target.name
+        return {"program": program, "args": list(child.args), "seed": child.policy.seed,
+                "env": dict(child.extra_env), "limits": dataclasses.asdict(child.limits),
+                "max_prompts": self.max_prompts, "max_repeats": self.max_repeats,
+                "files": getattr(self, "run_files", {})}
 
     def output_since_answer(self) -> str:
         """What the program printed since the grader's last answer (all of it before the
@@ -139,6 +160,37 @@ class Session:
         while start and log[start - 1].kind != "answer":
             start -= 1
         return Transcript(log[start:]).text
+
+
+REPLAY_FILE_BYTES = 64_000     # a file the grader set up beside the program (a record)
+
+
+def replay_files(workdir: Path, target: Path) -> dict:
+    """What a run folder holds before the run besides the program (what a grader set up: a
+    best-score file, a stand-in module, a folder in a file's place, a link, the folder's own
+    mode), name -> {"text", "mode"}, {"folder": True, "mode"} or {"link"}, so a replay can
+    set it up again."""
+    found = {}
+    try:
+        entries = sorted(workdir.iterdir())
+        found["."] = {"folder": True, "mode": workdir.stat().st_mode & 0o777}
+    except OSError:
+        return found
+    for path in entries:
+        try:
+            if path == target:
+                continue
+            if path.is_symlink():            # e.g. a record the program may not write
+                found[path.name] = {"link": os.readlink(path)}
+                continue
+            if path.is_dir():
+                found[path.name] = {"folder": True, "mode": path.stat().st_mode & 0o777}
+            elif path.is_file() and path.stat().st_size <= REPLAY_FILE_BYTES:
+                found[path.name] = {"text": path.read_text(encoding="utf-8"),
+                                    "mode": path.stat().st_mode & 0o777}
+        except (OSError, UnicodeDecodeError):
+            continue
+    return found
 
 
 def _screen_tail(log, lines: int = 6) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graders.engine.harness import run_folder
+from graders.engine.replay import attach_game, game_header, slug
 
 from . import console, functions
 
@@ -24,13 +25,21 @@ def evidence(submission, notes, budget):
 
 
 @pytest.fixture(scope="session")
-def games(submission, evidence, budget, self_check):
+def games(submission, evidence, budget, self_check, attach):
     """The terminal games of console.PLANS (console.PUBLIC in the self-check), side by side:
-    plan name -> GameRun (None: not played, the budget was used up)."""
+    plan name -> GameRun (None: not played, the budget was used up); their transcripts (and
+    replay plans) go to the report."""
     def play(plan):
         with run_folder(submission, "game") as folder:
             return console.play(folder / submission.main_name, folder, plan,
                                 [evidence.deck_order], budget.limits(**console.LIMIT_FIELDS))
 
     plans = [p for p in console.PLANS if p in console.PUBLIC] if self_check else console.PLANS
-    return dict(zip((plan.name for plan in plans), budget.map(play, plans)))
+    runs = dict(zip((plan.name for plan in plans), budget.map(play, plans)))
+    for plan in plans:
+        run = runs[plan.name]
+        if run is not None and run.full is not None:
+            attach_game(attach, slug(plan.name), run.full,
+                        game_header(plan.name, plan.describe(), dice=False),
+                        public=plan in console.PUBLIC, title=plan.name)
+    return runs

@@ -108,6 +108,7 @@ class GameRun:
     problem: str | None = None       # how it ended, when not normally
     grader_problem: bool = False
     transcript: str = ""
+    full: object = None              # the whole Transcript (the report's file and replay)
     off_plan: int = 0                # guesses whose visible card was not one the plan dealt
 
 
@@ -220,6 +221,7 @@ def play(target: Path, workdir: Path, plan: Plan, decks: list[list[PlayingCard]]
         if not run.ended:
             run.problem = transcript.ended_how
         run.transcript = transcript.render(max_lines=120)
+        run.full = transcript
     finally:
         session.close()
     return run

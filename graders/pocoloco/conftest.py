@@ -6,6 +6,7 @@ import json
 import pytest
 
 from graders.engine.draws import die_offset
+from graders.engine.replay import attach_game
 
 from .play import play
 from .reading import Reading
@@ -37,10 +38,12 @@ def games(submission, budget, notes, attach, self_check, for_ta) -> dict[str, Re
             continue
         readings[scenario.name] = Reading(game)
         ended = game.transcript
-        attach(f"transcripts/{scenario.name}.txt",
-               f"Game '{scenario.name}': {scenario.purpose}. {game.policy.chips} chips each.\n"
-               f"«...» is what the grader typed; [dice: ...] are the dice it loaded.\n\n"
-               + ended.render(max_lines=100_000) + f"\n\n{ended.ended_how}\n")
+        # the transcript, and the plan that replays the game (gradekit replay)
+        attach_game(attach, scenario.name, ended,
+                    f"Game '{scenario.name}': {scenario.purpose}. {game.policy.chips} chips "
+                    f"each.\n«...» is what the grader typed; [dice: ...] are the dice it "
+                    f"loaded.\n\n", public=scenario in PUBLIC or (
+                        scenario not in ALL and LONG in PUBLIC))   # the clash: of 'long'
         if not game.stopped_early and ended.outcome.get("status") not in ("finished", "exit"):
             problem = ended.crashed or ended.outcome.get("status") == "limit"
             # one problem said once: games stopped by the same limit are one note, though the

@@ -21,6 +21,7 @@ import pytest
 from graders.engine import scripted, studenttests
 from graders.engine.calls import LoadReport, swap_note
 from graders.engine.harness import run_folder
+from graders.engine.replay import attach_game
 from graders.engine.readability import check_readability as measure_readability
 from graders.engine.requirements import Requirement, require, score
 from graders.engine.rubric import DATA_ROOT, NotJudged
@@ -317,7 +318,7 @@ def check_help(result, runs, attach):
         if played is None:
             found.append(runs.not_played(f"run with {flag}"))
             continue
-        attach(f"transcripts/help{flag}.txt", played.transcript.render(max_lines=100_000))
+        attach_game(attach, f"help{flag}", played.transcript, footer=False)
         found += judge_help(flag, played)
     score(result, found)
 
@@ -339,8 +340,9 @@ def check_game(result, runs, attach, notes):
                 [Requirement(False)] * ((scenario.size if scenario else 1) - 1)
         else:
             games.append((scenario, played))
-            attach(f"transcripts/game-{name.replace(' ', '-')}.txt",
-                   played.attachment(f"Game '{name}': {scenario.purpose}."))
+            attach_game(attach, f"game-{name.replace(' ', '-')}", played.transcript,
+                        f"Game '{name}': {scenario.purpose}.\n{scripted.HEADER}\n\n",
+                        public=False, title=name)
             judged = scripted.judge(scenario, played, scenarios.QUESTIONS)
             # Interpretation: a game that pays what the handout says, where the student's
             # calculateScore called on its own would pay otherwise (it reads a global, say),
@@ -386,8 +388,8 @@ def check_best_score(result, runs, attach):
         if played is None:
             found.append(runs.not_played(f"game with {case.name}"))
             continue
-        attach(f"transcripts/won-{case.name.replace(' ', '-')}.txt",
-               played.transcript.render(max_lines=100_000))
+        attach_game(attach, f"won-{case.name.replace(' ', '-')}", played.transcript,
+                    footer=False, public=False, title=case.name)
         found.append(scenarios.judge_record(case, played, baseline is not None and
                                             baseline.ended_normally))
     message = scenarios.judge_record_message(games)

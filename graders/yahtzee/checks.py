@@ -16,6 +16,7 @@ from graders.engine import dicegame, readability
 from graders.engine.dicegame import playing
 from graders.engine.exhaustive import score_sweeps
 from graders.engine.harness import run_folder
+from graders.engine.replay import attach_game, game_header, slug
 from graders.engine.requirements import require, score
 
 from . import functions, games
@@ -23,8 +24,9 @@ from .games import table_bonuses, table_jokers, table_rows, table_sums
 
 
 @pytest.fixture(scope="session")
-def played(submission, budget, notes):
-    """The sweeps over every throw (functions.Evidence) and the games (dicegame.DiceGame)."""
+def played(submission, budget, notes, attach):
+    """The sweeps over every throw (functions.Evidence) and the games (dicegame.DiceGame),
+    whose transcripts (and replay plans) go to the report."""
     def job(name):
         if name == "sweeps":
             return functions.collect_sweeps(submission, budget)
@@ -33,6 +35,10 @@ def played(submission, budget, notes):
                                  games.WORDS, budget.limits(cpu_seconds=4))
     sweeps, *runs = budget.map(job, ["sweeps", *games.PLANS], workers=1 + len(games.PLANS))
     sweeps = sweeps or functions.Evidence(import_error="the time budget ran out")
+    for name, run in zip(games.PLANS, runs):
+        if run is not None and run.transcript is not None:
+            attach_game(attach, slug(name), run.transcript, game_header(
+                name, f"{len(games.PLANS[name].rounds)} rounds with loaded dice"), title=name)
     # said once, at the top: each failure names its game
     notes("The grader played two games with loaded dice: " +
           " and ".join(f"'{name}'" for name in games.PLANS) + ".")
