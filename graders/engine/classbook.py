@@ -575,8 +575,8 @@ def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: se
                earlier: bool = False) -> str:
     score = test["score"]
     # a part of the points is shown as the points (2/3 is not a half)
-    mark = "✔" if score >= item.points - 1e-9 else (f"{score:g}/{item.points:g}" if score > 0
-                                                   else "✘")
+    mark = "✔" if score >= item.points - 1e-9 else (
+        f"{score:g}/{item.points:g}" if score > 0 else "✘")
     if item.id in changed:
         note = (f" set by a TA{' for an earlier version' if earlier else ''} (automatic: "
                 f"{changed[item.id]['automatic']:g})")
