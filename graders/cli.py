@@ -228,7 +228,11 @@ def cmd_check(args) -> int:
         # the feedback links to the transcripts of the self-check's games: write them all
         folder = Path(args.out)
         reports.write_submission(report, folder)
-        print("\n## " + reports.feedback_markdown(report).split("\n## ", 1)[-1])
+        # drawn for a terminal (tables, code, links as paths); the file stays Markdown
+        from .engine import terminal
+        print()
+        terminal.print_markdown("## " + reports.feedback_markdown(report).split("\n## ", 1)[-1],
+                                folder)
         kept = ", with the transcripts it links to" if report.attachments else ""
         print(f"\nThis feedback is also in {folder / 'feedback.md'}{kept}.")
     else:

@@ -154,7 +154,9 @@ def write_automatic(report: reports.SubmissionReport, folder: Path, submission,
             atomic_write(path, reports.attachment_text(name, text))
     data = reports.results_json(report)
     data["extra_data"]["submission"] = {**identity(submission),
-                                        "content": content_hash(submission)}
+                                        "content": content_hash(submission),
+                                        # which file was graded, as the student named it
+                                        "graded_file": getattr(submission, "graded_file", "")}
     atomic_write(folder / AUTOMATIC_JSON, json.dumps(data, indent=2, ensure_ascii=False))
     atomic_write(folder / AUTOMATIC_MD, reports.feedback_markdown(report))
     atomic_write(folder / MARKER, json.dumps({"submission": submission_hash(submission),
@@ -572,7 +574,9 @@ def _changes_summary(result: dict) -> list[str]:
 def _table_row(item, test: dict, changed: dict, provisional: set, not_judged: set,
                earlier: bool = False) -> str:
     score = test["score"]
-    mark = "✔" if score >= item.points - 1e-9 else ("½" if score > 0 else "✘")
+    # a part of the points is shown as the points (2/3 is not a half)
+    mark = "✔" if score >= item.points - 1e-9 else (
+        f"{score:g}/{item.points:g}" if score > 0 else "✘")
     if item.id in changed:
         note = (f" set by a TA{' for an earlier version' if earlier else ''} (automatic: "
                 f"{changed[item.id]['automatic']:g})")

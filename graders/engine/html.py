@@ -5,13 +5,17 @@ similar submissions, and a link to every student's page).
 The pages are built from what the kit already wrote, so they say what the Markdown says: a
 student's ``results.json`` (scores, statuses, what a TA must look at), ``feedback.md`` (the
 explanations and evidence, read section by section) and the transcripts it links to. Every
-page is one self-contained file (inline CSS and SVG, no script, nothing fetched), made from the
-Jinja2 templates in ``templates/`` with autoescaping on: whatever a student's program printed
-is shown as text, never as markup.
+page is one self-contained file (inline CSS and SVG, nothing fetched), made from the Jinja2
+templates in ``templates/`` with autoescaping on: whatever a student's program printed is shown
+as text, never as markup. The class page's student table is sorted and filtered by the kit's
+one script (``templates/class_table.js``), which only reorders and hides the rows the kit wrote;
+each page's Content-Security-Policy allows that script by its hash and no other.
 """
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import json
 import re
 import shutil
@@ -408,13 +412,112 @@ def common_problems(results: list[dict], limit: int = COMMON_PROBLEMS) -> list[P
     return found[:limit]
 
 
-def _students(results: list[dict], folder: Path) -> list[dict]:
+REASON_CHARS = 160              # of a reason in the class page's "for a TA" column
+GAMES_LIST = re.compile(r"This happened in (\d+) of the grader's (\d+) games?: (.*)$", re.S)
+
+
+def game_names(listing: str) -> list[str]:
+    """The games' names in "'long' (seven rounds ...), 'ties' (ties for ...)": the quoted
+    names outside any parentheses (a purpose may hold parentheses of its own)."""
+    names, depth = [], 0
+    # a quote holds no parenthesis: an apostrophe in a purpose ("the round's chips") never
+    # reaches past the purpose's own closing parenthesis
+    for match in re.finditer(r"[()]|'([^'()]*)'", listing):
+        if match.group() == "(":
+            depth += 1
+        elif match.group() == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            names.append(match.group(1))
+    return names
+
+
+def short_reason(text: str, limit: int = REASON_CHARS) -> str:
+    """A reason for a TA in a few words: the games a problem happened in by their names
+    only (their descriptions are in feedback.md), then cut at a word (the full reason is the
+    cell's tooltip and in needs_review.md)."""
+    text = " ".join(str(text).split())
+    games = GAMES_LIST.search(text)
+    if games:
+        hit, played = games.group(1), games.group(2)
+        names = game_names(games.group(3))
+        if hit == played:
+            text = text[:games.start()] + f"In all {played} games."
+        else:
+            text = text[:games.start()] + f"In {hit} of {played} games" + (
+                f": {', '.join(names)}." if names else ".")
+    if len(text) > limit:
+        # the whole sentences or clauses that fit, else the words that fit
+        ends = [m.end() for m in re.finditer(r"[.?!;](?= )", text[:limit]) if m.end() > 40]
+        if ends:
+            text = text[:ends[-1]].rstrip(";") + ("" if text[ends[-1] - 1] in ".?!" else ".")
+        else:
+            text = text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+    return text
+
+
+def review_state(extra: dict, review_items: list[str]) -> str:
+    """Where a student's score stands: "grading failed", "set for an earlier version" (a
+    TA's decisions made for code the student has replaced since), "provisional" (items not
+    judged, or review items not confirmed yet), "confirmed" (every review item confirmed or
+    set by a TA) or "automatic" (a rubric with nothing for a TA to confirm)."""
+    if extra.get("grading_failed"):
+        return "grading failed"
+    if extra.get("overrides_for_earlier_version"):
+        return "set for an earlier version"
+    provisional = extra.get("provisional", review_items)
+    if extra.get("not_judged") or provisional:
+        return "provisional"
+    return "confirmed" if review_items or extra.get("overrides") else "automatic"
+
+
+def _item_cells(result: dict, rubric: Rubric) -> list[dict]:
+    """Each rubric item's points for the student table (its status colours the cell)."""
+    tests = {t["number"]: t for t in result.get("tests", [])}
+    not_judged = set(result.get("extra_data", {}).get("not_judged", []))
+    changed = result.get("extra_data", {}).get("overrides", {})
+    cells = []
+    for item in rubric.items:
+        test = tests.get(item.id)
+        if test is None:
+            cells.append({"id": item.id, "text": "-", "score": -1, "status": "", "title": ""})
+            continue
+        status = status_of(test, not_judged)
+        title = f"{item.id}: {test['score']:g} of {item.points:g}"
+        title += {"not-judged": ", not judged (0 until a TA looks)",
+                  "partial": ", part of the points"}.get(status, "")
+        if item.id in changed:
+            title += f", set by a TA (automatic: {changed[item.id].get('automatic', 0):g})"
+        cells.append({"id": item.id, "text": f"{test['score']:g}/{item.points:g}"
+                      + ("?" if status == "not-judged" else "")
+                      + ("*" if item.id in changed else ""),
+                      "score": test["score"], "status": status, "title": title})
+    return cells
+
+
+def _students(results: list[dict], folder: Path, rubric: Rubric | None = None) -> list[dict]:
     rows = []
+    review_items = [i.id for i in rubric.items if i.review] if rubric else []
     for result in sorted(results, key=lambda r: str(r.get("extra_data", {}).get("student"))):
         extra = result.get("extra_data", {})
         student = str(extra.get("student", ""))
         page = folder / student / "feedback.html"
+        state = review_state(extra, review_items)
+        late = bool(extra.get("late"))
+        reasons = [{"short": short_reason(p), "full": " ".join(str(p).split())}
+                   for p in extra.get("problems", [])]
+        lost = result.get("score", 0) < result.get("max_score", 0) - 1e-9
+        look = bool(extra.get("problems") or extra.get("not_judged")
+                    or extra.get("grading_failed"))
+        flags = ["look"] * look + ["late"] * late + ["lost"] * lost + [
+            {"provisional": "provisional", "confirmed": "confirmed",
+             "set for an earlier version": "earlier"}.get(state, "")]
+        flags += ["overridden"] * bool(extra.get("overrides"))
         rows.append({"student": student, "score": result.get("score", 0),
+                     "graded_file": str(extra.get("submission", {}).get("graded_file") or ""),
+                     "cells": _item_cells(result, rubric) if rubric else [],
+                     "state": state, "look": look, "reasons": reasons,
+                     "flags": " ".join(f for f in flags if f),
                      "max_score": result.get("max_score", 0),
                      "fraction": _fraction(result.get("score", 0),
                                            result.get("max_score", 0)),
@@ -427,7 +530,7 @@ def _students(results: list[dict], folder: Path) -> list[dict]:
                      "late_deduction": extra.get("late_deduction") or 0,
                      "overridden": list(extra.get("overrides", {})),
                      "earlier_version": bool(extra.get("overrides_for_earlier_version")),
-                     "provisional": extra.get("provisional", [])})
+                     "provisional": extra.get("provisional", review_items)})
     return rows
 
 
@@ -440,13 +543,30 @@ def class_page(results: list[dict], rubric: Rubric, folder: Path, similar=None) 
         stats = {"mean": sum(totals) / len(totals), "median": totals[len(totals) // 2],
                  "min": totals[0], "max": totals[-1]}
     bars = histogram(results, rubric.max_score)
-    students = _students(results, folder)
+    students = _students(results, folder, rubric)
+    filters = [(key, label, sum(1 for s in students if key in s["flags"].split()))
+               for key, label in FILTERS]
     return _environment().get_template("index.html.j2").render(
         rubric=rubric, count=len(results), stats=stats, histogram=bars,
         tallest=max([b.value for b in bars] + [1]), items=item_bars(results, rubric),
         problems=common_problems(results), students=students,
-        flagged=sum(1 for s in students if s["problems"] or s["not_judged"]),
+        flagged=sum(1 for s in students if s["look"]), filters=filters,
+        script=TABLE_SCRIPT, script_hash=script_hash(TABLE_SCRIPT),
         similar=similar, similar_threshold=similarity.FLAG_SHARE)
+
+
+# the student table's filters: (flag, label); the table's script shows the rows with the flag
+FILTERS = [("look", "needs a look"), ("provisional", "provisional"),
+           ("confirmed", "confirmed"), ("earlier", "set for an earlier version"),
+           ("overridden", "set by a TA"), ("late", "late"), ("lost", "lost marks")]
+# the class page's only script (sorting and filtering the student table): allowed by its hash
+TABLE_SCRIPT = (TEMPLATES / "class_table.js").read_text(encoding="utf-8")
+
+
+def script_hash(script: str) -> str:
+    """The Content-Security-Policy source that allows exactly this inline script."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
 def write_class_pages(results: list[dict], rubric: Rubric, folder: Path,

@@ -256,7 +256,8 @@ def _feedback_markdown(report: SubmissionReport, limit: int, evidence: int) -> s
                   f"shortened and says so).", ""]
     lines += ["| item | points | result |", "|---|---|---|"]
     for v in report.verdicts:
-        mark = "✔" if v.passed else ("½" if v.score > 0 else "✘")
+        # a part of the points is shown as the points (2/3 is not a half)
+        mark = "✔" if v.passed else (f"{v.score:g}/{v.item.points:g}" if v.score > 0 else "✘")
         review = " (a TA confirms this)" if v.item.review else ""
         if not v.judged:
             mark, review = "?", " not judged: a TA will look at it"

@@ -8,11 +8,16 @@ re-indenting changes nothing (and a file Python cannot read still compares with 
 copy). Every run of ``K`` tokens is hashed, and the smallest hash of every ``W`` neighbouring
 runs is a fingerprint: two programs sharing a run of ``K + W - 1`` tokens share a fingerprint.
 
-Fingerprints of the student template are left out, and so are those found in more than
-``common_limit(n)`` of the class's submissions (code the handout or the lecture gave everybody).
-A pair is listed when one side has at least ``FLAG_SHARE`` of its remaining fingerprints in
-common with the other and they share at least ``MIN_SHARED`` fingerprints. The score is a flag
-for a human, not a verdict: similar code can have innocent reasons.
+Fingerprints of the student template are left out. A **group** is three or more submissions
+linked by sharing most of their code (each of two linked submissions has at least
+``GROUP_SHARE`` of its fingerprints in the other): a leaked solution copied by many. Then
+fingerprints found in more than ``common_limit(n)`` of the class's submissions are left out
+(code the handout or the lecture gave everybody), a group counting as one submission there, so
+that a solution copied by half the class is not taken for code given to everybody. A pair is
+listed when one side has at least ``FLAG_SHARE`` of its remaining fingerprints in common with
+the other and they share at least ``MIN_SHARED`` fingerprints; pairs within a group are the
+group's, and a submission outside a group is paired with the group's closest member only. The
+score is a flag for a human, not a verdict: similar code can have innocent reasons.
 
 copydetect itself was tried: it works, but it installs numpy, matplotlib and pillow (about
 200 MB) for what is a few hundred lines of fingerprinting, so the kit does it itself.
@@ -41,6 +46,8 @@ MAX_FILE_CHARS = 300_000   # a bigger file is read up to here
 MIN_REGION_TOKENS = 2 * K  # a shorter shared stretch is not shown as a region
 REGION_GAP = 2 * K         # tokens between two matches that still make one region
 KEEP = set(dir(builtins)) | set(keyword.kwlist) | set(keyword.softkwlist)
+GROUP_SHARE = 0.5          # two submissions are linked in a group from this share, both sides
+MIN_GROUP = 3              # submissions in a group (two alike are a pair)
 
 
 def common_limit(students: int) -> int:
@@ -100,6 +107,23 @@ class Pair:
     @property
     def score(self) -> float:
         return max(self.share_a, self.share_b)
+
+
+@dataclass
+class Group:
+    """Three or more submissions sharing most of their code (a solution copied by many)."""
+
+    members: list[str]                      # the one sharing most with the others first
+    shares: dict[str, float]                # each other member: share of its code in the first's
+    regions: list[Region] = field(default_factory=list)    # the first and the closest other
+
+    @property
+    def first(self) -> str:
+        return self.members[0]
+
+    @property
+    def closest(self) -> str:
+        return max(self.members[1:], key=lambda m: (self.shares[m], m))
 
 
 # ---------------------------------------------------------------------- tokens
@@ -200,35 +224,103 @@ def winnow(hashes: list[int]) -> dict[int, int]:
     return chosen
 
 
-# ---------------------------------------------------------------------- pairs
+# ---------------------------------------------------------------------- pairs and groups
 def find_pairs(sources: dict[str, dict[str, str]], template: dict[str, str] | None = None,
                flag_share: float = FLAG_SHARE) -> list[Pair]:
     """Pairs of submissions (``student -> {file name: code}``) whose code is alike, most alike
-    first, each with its matching regions."""
-    codes = {student: Code.of(student, files) for student, files in sorted(sources.items())}
-    ignored = set(Code.of("template", template or {}).hashes)
-    holders: dict[int, list[str]] = {}
-    for code in codes.values():
-        for print_ in code.fingerprints:
-            if print_ not in ignored:
-                holders.setdefault(print_, []).append(code.student)
-    limit = common_limit(len(codes))
-    ignored |= {h for h, who in holders.items() if len(who) > limit}
-    own = {s: [h for h in c.fingerprints if h not in ignored] for s, c in codes.items()}
+    first, each with its matching regions (pairs within a group are left to the group: see
+    ``compare``)."""
+    return compare(sources, template, flag_share)[0]
+
+
+def _shared_counts(holders: dict[int, list[str]], ignored: set[int]) \
+        -> dict[tuple[str, str], int]:
     shared: dict[tuple[str, str], int] = {}
     for print_, who in holders.items():
         if print_ in ignored:
             continue
         for pair in itertools.combinations(who, 2):
             shared[pair] = shared.get(pair, 0) + 1
-    pairs = []
+    return shared
+
+
+def _linked_groups(shared: dict[tuple[str, str], int], own: dict[str, list[int]]) \
+        -> list[list[str]]:
+    """Submissions linked by sharing most of their code (both sides), MIN_GROUP or more."""
+    parent = {student: student for student in own}
+
+    def root(student: str) -> str:
+        while parent[student] != student:
+            parent[student] = parent[parent[student]]
+            student = parent[student]
+        return student
+
     for (a, b), count in shared.items():
+        if count >= MIN_SHARED and count >= GROUP_SHARE * max(len(own[a]), len(own[b])):
+            parent[root(a)] = root(b)
+    found: dict[str, list[str]] = {}
+    for student in sorted(own):
+        found.setdefault(root(student), []).append(student)
+    return [members for members in found.values() if len(members) >= MIN_GROUP]
+
+
+def compare(sources: dict[str, dict[str, str]], template: dict[str, str] | None = None,
+            flag_share: float = FLAG_SHARE) -> tuple[list[Pair], list[Group]]:
+    """The pairs (as ``find_pairs``) and the groups of a class, largest group first."""
+    codes = {student: Code.of(student, files) for student, files in sorted(sources.items())}
+    given = set(Code.of("template", template or {}).hashes)
+    holders: dict[int, list[str]] = {}
+    for code in codes.values():
+        for print_ in code.fingerprints:
+            if print_ not in given:
+                holders.setdefault(print_, []).append(code.student)
+    # groups first, on all the code beyond the template: a solution copied by more than
+    # common_limit(n) students would otherwise be left out as code given to everybody
+    beyond = {s: [h for h in c.fingerprints if h not in given] for s, c in codes.items()}
+    all_shared = _shared_counts(holders, given)
+    members = _linked_groups(all_shared, beyond)
+    group_of = {m: index for index, group in enumerate(members) for m in group}
+    # Interpretation: a group counts as one submission when telling code given to everybody
+    # (in most submissions) from code copied by many
+    limit = common_limit(len(codes))
+    ignored = given | {h for h, who in holders.items()
+                       if len({group_of.get(s, s) for s in who}) > limit}
+    groups = [_group(group, codes, all_shared, beyond, ignored) for group in members]
+    own = {s: [h for h in c.fingerprints if h not in ignored] for s, c in codes.items()}
+    best: dict[tuple[str, int], Pair] = {}
+    pairs = []
+    for (a, b), count in _shared_counts(holders, ignored).items():
+        if a in group_of and group_of.get(b) == group_of[a]:
+            continue                        # the group's
         share_a, share_b = count / len(own[a]), count / len(own[b])
         if count >= MIN_SHARED and max(share_a, share_b) >= flag_share:
             pair = Pair(a, b, round(share_a, 3), round(share_b, 3), count)
-            pair.regions = regions(codes[a], codes[b], ignored)
+            grouped = [(x, group_of[y]) for x, y in ((a, b), (b, a)) if y in group_of]
+            if len(grouped) == 1:           # one outsider: its closest member of the group
+                key = grouped[0]
+                if key not in best or (pair.score, pair.shared) > (best[key].score,
+                                                                   best[key].shared):
+                    best[key] = pair
+                continue
             pairs.append(pair)
-    return sorted(pairs, key=lambda p: (-p.score, p.a, p.b))
+    pairs += best.values()
+    for pair in pairs:
+        pair.regions = regions(codes[pair.a], codes[pair.b], ignored)
+    return (sorted(pairs, key=lambda p: (-p.score, p.a, p.b)),
+            sorted(groups, key=lambda g: (-len(g.members), g.members)))
+
+
+def _group(members: list[str], codes: dict[str, Code], shared: dict[tuple[str, str], int],
+           own: dict[str, list[int]], ignored: set[int]) -> Group:
+    def between(a: str, b: str) -> int:
+        return shared.get((a, b), shared.get((b, a), 0))
+
+    first = max(members, key=lambda m: (sum(between(m, o) for o in members if o != m), m))
+    shares = {m: round(between(first, m) / max(1, len(own[m])), 3)
+              for m in members if m != first}
+    group = Group([first] + sorted(shares, key=lambda m: (-shares[m], m)), shares)
+    group.regions = regions(codes[first], codes[group.closest], ignored)
+    return group
 
 
 def regions(a: Code, b: Code, ignored: set[int]) -> list[Region]:
@@ -317,19 +409,41 @@ def class_sources(submissions) -> dict[str, dict[str, str]]:
     return sources
 
 
-def similarity_markdown(pairs: list[Pair], rubric: Rubric, students: int) -> str:
+def similarity_markdown(pairs: list[Pair], rubric: Rubric, students: int,
+                        groups: list[Group] = ()) -> str:
     lines = [f"# {rubric.title}: similar submissions", "",
-             "A flag for a human, not a verdict: these pairs share more code than "
+             "A flag for a human, not a verdict: these groups and pairs share more code than "
              "independent work usually does. Names, strings, numbers and comments are "
-             "ignored, so renamed variables still match; the student template's code and "
-             f"code found in more than {common_limit(students)} of the {students} "
-             "submissions are left out. Similar code can have innocent reasons (working "
-             "together where that is allowed, the same lecture example); read the regions "
-             "before deciding anything.", ""]
+             "ignored, so renamed variables still match; the student template's code is left "
+             f"out, and for pairs also code found in more than {common_limit(students)} of "
+             f"the {students} submissions (a group counting as one there). Similar code can "
+             "have innocent reasons (working together where that is allowed, the same lecture "
+             "example); read the regions before deciding anything.", ""]
+    if groups:
+        lines += ["## Groups", "",
+                  f"Submissions linked by sharing {GROUP_SHARE:.0%} or more of their code "
+                  "beyond the template, both ways: one solution in many hands (a leaked "
+                  "solution looks like this; a group of nearly the whole class may also be "
+                  "code everybody was given outside the template).", "",
+                  "| group | submissions | shared code |", "|---|---|---|"]
+        for number, group in enumerate(groups, 1):
+            lines.append(f"| group {number} | {', '.join(group.members)} "
+                         f"({len(group.members)}) | {describe_group(group)} |")
+        for number, group in enumerate(groups, 1):
+            lines += ["", f"### Group {number}: {len(group.members)} submissions", "",
+                      "Share of each submission's code also in "
+                      f"{group.first}'s: " + ", ".join(
+                          f"{m} {group.shares[m]:.0%}" for m in group.members[1:]) + ".", ""]
+            for index, region in enumerate(group.regions, 1):
+                lines += _region_lines(f"Group {number}, region {index}", group.first,
+                                       group.closest, region)
+        lines.append("")
     if not pairs:
-        lines.append(f"No pair of the {students} submissions shares {FLAG_SHARE:.0%} or more "
-                     "of its code.")
+        lines.append(f"No {'other ' if groups else ''}pair of the {students} submissions shares "
+                     f"{FLAG_SHARE:.0%} or more of its code.")
         return "\n".join(lines) + "\n"
+    if groups:
+        lines += ["## Pairs", ""]
     lines += ["| pair | similarity | shared regions |", "|---|---|---|"]
     for pair in pairs:
         lines.append(f"| {pair.a} and {pair.b} | {describe(pair)} | "
@@ -337,12 +451,20 @@ def similarity_markdown(pairs: list[Pair], rubric: Rubric, students: int) -> str
     for pair in pairs:
         lines += ["", f"## {pair.a} and {pair.b}: {describe(pair)}", ""]
         for number, region in enumerate(pair.regions, 1):
-            lines += [f"### Region {number}: {pair.a} {region.file_a} "
-                      f"{span(region.lines_a)}, {pair.b} {region.file_b} "
-                      f"{span(region.lines_b)}", "",
-                      f"{pair.a}:", _fence(region.code_a), "", f"{pair.b}:",
-                      _fence(region.code_b), ""]
+            lines += _region_lines(f"Region {number}", pair.a, pair.b, region)
     return "\n".join(lines) + "\n"
+
+
+def _region_lines(title: str, a: str, b: str, region: Region) -> list[str]:
+    return [f"### {title}: {a} {region.file_a} {span(region.lines_a)}, {b} {region.file_b} "
+            f"{span(region.lines_b)}", "", f"{a}:", _fence(region.code_a), "", f"{b}:",
+            _fence(region.code_b), ""]
+
+
+def describe_group(group: Group) -> str:
+    low = min(group.shares.values())
+    return (f"each has {low:.0%} or more of its code in {group.first}'s "
+            f"({group.first}: the one sharing most with the others)")
 
 
 def describe(pair: Pair) -> str:
@@ -365,14 +487,16 @@ class ClassSimilarity:
 
     pairs: list[Pair]
     compared: int
+    groups: list[Group] = field(default_factory=list)
 
 
 def write_report(submissions, rubric: Rubric, folder: Path) -> ClassSimilarity:
     """Compare a class's submissions and write ``similarity.md`` in its report folder."""
     sources = class_sources(submissions)
-    found = ClassSimilarity(find_pairs(sources, template_sources(rubric.assignment)),
-                            len(sources))
+    pairs, groups = compare(sources, template_sources(rubric.assignment))
+    found = ClassSimilarity(pairs, len(sources), groups)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "similarity.md").write_text(
-        similarity_markdown(found.pairs, rubric, found.compared), encoding="utf-8")
+        similarity_markdown(found.pairs, rubric, found.compared, found.groups),
+        encoding="utf-8")
     return found

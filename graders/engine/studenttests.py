@@ -305,8 +305,8 @@ def _one(runner: _Runner, name: str, files: dict, test: str) -> str:
 
 
 # ----------------------------------------------------------------------------- judging
-def judge(result, evidence: Evidence | None, notes, attach) -> None:
-    """The whole check of a student-tests item (``notes`` and ``attach`` are the plugin's
+def judge(result, evidence: Evidence | None, for_ta, attach) -> None:
+    """The whole check of a student-tests item (``for_ta`` and ``attach`` are the plugin's
     fixtures): not judged without a run, 0 unless the tests run and pass on the student's own
     code (or fail there only where they pass on a correct project: a bug they found), else
     the share of broken copies caught, each bug missed said in words."""
@@ -319,8 +319,9 @@ def judge(result, evidence: Evidence | None, notes, attach) -> None:
                "project (runs on the kit's projects are summed up in the feedback only).\n"
                + evidence.transcript[-20000:])
     for name in evidence.broken_mutations:
-        notes(f"{result.item_id}: the kit's mutation {name} no longer applies to the reference "
-              "(a kit problem; it was left out)", True)
+        # the kit's own problem: the TA's to fix, nothing the student can act on
+        for_ta(f"{result.item_id}: the kit's mutation {name} no longer applies to the "
+               "reference (a kit problem; it was left out)")
     if evidence.missing:
         result.fail(f"There is no {plan.test_file}, so this item gets no marks.")
     own = evidence.results.get(OWN)

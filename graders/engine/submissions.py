@@ -72,6 +72,8 @@ class Submission:
     late: bool = False                     # Canvas marked the graded upload LATE
     submission_id: str | None = None       # Canvas submission id of the graded upload
     display_name: str = ""                 # the name part of Canvas's file names
+    graded_file: str = ""                  # the main file as the student named it: a5-2.py,
+    #                                        "a5.py in work.zip", half.py (for the class page)
 
     @property
     def main(self) -> Path | None:
@@ -164,6 +166,8 @@ class _Stage:
         self.files: dict[str, Path] = {}
         self.problems: list[str] = []
         self.oversize: dict[str, tuple[int, int]] = {}    # name -> (bytes, the limit)
+        self.origin: dict[str, str] = {}    # staged name -> how the student named it
+        self.chosen = ""                    # a file given by its path, taken as the main file
 
     def add(self, name: str, data: bytes) -> None:
         """Keep a file under ``name`` (a relative path: game/card.py for a subfolder's)."""
@@ -327,28 +331,39 @@ def _unpack_zips(stage: _Stage, main_name: str, notes: list[str], seen: list[str
         return
     for name in [n for n in stage.files if n.lower().endswith(".zip")]:
         data = stage.files.pop(name).read_bytes()
+        before = set(stage.files)
         taken = _unpack(data, shown(name), main_name, stage, seen)
+        for new in set(stage.files) - before:
+            stage.origin.setdefault(new, f"{shown(new)} in {shown(name)}")
         notes.append(f"unpacked {shown(name)} and took {taken}")
         stage.problems.append(f"unpacked {shown(name)} and took {taken}")
 
 
 # --------------------------------------------------------------------- the main file
-def _main_in(files: dict[str, Path], main_name: str, notes: list[str]) -> dict[str, Path]:
-    """Make sure the main file has its required name (rename a lone .py file if need be)."""
+def _main_in(files: dict[str, Path], main_name: str, notes: list[str],
+             chosen: str = "") -> tuple[dict[str, Path], str]:
+    """Make sure the main file has its required name (rename a lone .py file, or the file
+    given by its path, if need be); also the name it had."""
     if main_name in files:
-        return files
+        return files, main_name
     lower = {name.lower(): name for name in files}
     if main_name.lower() in lower:
         original = lower[main_name.lower()]
         notes.append(f"used {shown(original)} as {main_name}")
         files[main_name] = files.pop(original)
-        return files
+        return files, original
+    if chosen in files:
+        # the file named on the command line is the main file, whatever lies beside it
+        notes.append(f"used {shown(chosen)} as {main_name} (the file given to the grader)")
+        files[main_name] = files.pop(chosen)
+        return files, chosen
     python_files = [n for n in files if n.endswith(".py") and not n.startswith("test_")
                     and "/" not in n]
     if len(python_files) == 1:
         notes.append(f"used {shown(python_files[0])} as {main_name} (the only Python file)")
         files[main_name] = files.pop(python_files[0])
-    return files
+        return files, python_files[0]
+    return files, ""
 
 
 def encoding_problem(data: bytes) -> str | None:
@@ -404,11 +419,13 @@ def _finish(student: str, folder: Path, stage: _Stage, main_name: str, notes: li
             _unpack_zips(stage, main_name, notes, seen)
         except Refused as exc:
             refused = str(exc)
-        files = _main_in(dict(stage.files), main_name, notes)
+        files, original = _main_in(dict(stage.files), main_name, notes, stage.chosen)
         if refused is None and main_name not in files:
             refused = _too_big(stage, main_name)
     submission = Submission(safe_student(student), folder, files, main_name, notes,
                             list(stage.problems), refused, seen)
+    if refused is None and main_name in files:
+        submission.graded_file = stage.origin.get(original, shown(original))
     if refused:
         submission.files = {}
         submission.problems.insert(0, f"refused: {refused}")
@@ -593,8 +610,15 @@ def _from_path(path: Path, main_name: str, name: str, info: os.stat_result | Non
         parent = _open_folder(path.parent.resolve())
         try:
             stage.copy(parent, path.name, as_name, shown(path.name))
-            if path.name.lower() == main_name.lower():
+            if canvas is not None and as_name != path.name:
+                stage.origin[as_name] = shown(canvas.label)
+            chosen = (as_name.lower().endswith(".py") and canvas is None
+                      and path.name.lower() != main_name.lower())
+            if chosen:
+                stage.chosen = as_name      # the TA's or student's choice of main file
+            if path.name.lower() == main_name.lower() or chosen:
                 beside = [n for n in siblings if n.lower() != main_name.lower()
+                          and n.lower() != path.name.lower()
                           and _lstat(parent, n) is not None]
                 for sibling in beside:
                     seen.append(shown(sibling))
@@ -841,6 +865,7 @@ def _canvas_submission(dir_fd: int, folder: Path, student: str, uploads: list[_U
                             seen, take)
             elif take(upload.canvas.original, label_of(upload), upload):
                 stage.copy(dir_fd, upload.entry, upload.canvas.original, what)
+                stage.origin[upload.canvas.original] = label_of(upload)
     except Refused as exc:
         refused = str(exc)
     for name, labels_before in older.items():
@@ -874,6 +899,7 @@ def _canvas_zip(dir_fd: int, upload: _Upload, what: str, label: str, main_name: 
     for name, path in members.files.items():
         if take(name, f"{shown(name)} in {label}", upload):
             stage.add(name, path.read_bytes())
+            stage.origin[name] = f"{shown(name)} in {label}"
 
 
 def _one_folder(path: Path, student: str, main_name: str, parent_fd: int) -> Submission:

@@ -8,6 +8,7 @@ items (a TA confirms them) are tagged ``needs-review`` and, with ``hide_review``
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..engine import reports
@@ -30,7 +31,50 @@ def results(report: SubmissionReport, hide_review: bool = False) -> dict:
     # it at once; the run log of run_autograder is for the instructor only
     data["visibility"] = "visible"
     data["stdout_visibility"] = "hidden"
+    data["output"] = visible_output(report)
     return data
+
+
+VISIBLE_CHARS = reports.NOTE_CHARS  # of the overall output (whole notes, never cut mid-list)
+VISIBLE_NOTE_CHARS = 600    # of one note there (whole sentences)
+HIDDEN_GAMES = re.compile(r"(This happened in \d+ of the grader's \d+ games?): .*$", re.S)
+
+
+def _sentences(text: str, limit: int) -> str:
+    """``text`` on one line, cut after the last whole sentence within ``limit``."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in re.finditer(r"[.?!](?= )", text[:limit])]
+    return text[:ends[-1]] if ends else text[:limit - 2].rsplit(" ", 1)[0] + " …"
+
+
+def visible_output(report: SubmissionReport) -> str:
+    """The overall output, which students see at once: how the runs went, as whole notes
+    (the list ends with how many were left out, never cut inside a note), and without the
+    descriptions of the games, which are hidden until the due date (the items that used
+    them say which, once shown)."""
+    notes = []
+    for note in report.notes:
+        # Interpretation: a hidden game's name and purpose tell a student what the full
+        # grading tries; the note keeps how many games it happened in
+        text = HIDDEN_GAMES.sub(r"\1.", " ".join(str(note).split()))
+        notes.append(_sentences(text, VISIBLE_NOTE_CHARS))
+    if not notes:
+        return ""
+    head = f"**{reports.RUNS_WENT}**\n\n"
+    shown: list[str] = []
+    room = VISIBLE_CHARS - len(head) - 80
+    for note in notes:
+        if len(note) + 3 > room:
+            break
+        shown.append(f"- {note}")
+        room -= len(note) + 3
+    if len(shown) < len(notes):
+        left = len(notes) - len(shown)
+        shown.append(f"- and {left} more note{'s' if left != 1 else ''}, left out here to "
+                     "keep this short")
+    return head + "\n".join(shown)
 
 
 SETUP = r"""#!/usr/bin/env bash

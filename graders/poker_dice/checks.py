@@ -219,7 +219,7 @@ def evidence_for(result, runs: Runs, function: str) -> functions.Evidence:
     return evidence
 
 
-def tell_loading(result, notes, evidence: functions.Evidence) -> None:
+def tell_loading(result, for_ta, evidence: functions.Evidence) -> None:
     """Once, under calculateScore: what importing project.py did, and modules replaced by
     stand-ins (a TA looks at those: a stand-in may change what a function does)."""
     loaded = LoadReport.from_report(evidence.load)
@@ -230,17 +230,18 @@ def tell_loading(result, notes, evidence: functions.Evidence) -> None:
         result.note(f"Your files import {names}, which the grader does not have: a stand-in "
                     "that does nothing took its place while your functions were called. The "
                     "games are played without it.")
-        notes(f"functions: the files import {names} (not installed); the functions were "
-              "graded with a stand-in", True)
+        # the student was told above (result.note); this is the TA's line
+        for_ta(f"functions: the files import {names} (not installed); the functions were "
+               "graded with a stand-in")
 
 
 @pytest.mark.item("calculateScore")
-def check_calculateScore(result, runs, notes):
+def check_calculateScore(result, runs, for_ta):
     """calculateScore on all 7776 rolls as lists and as Dice objects built with dice.py."""
     evidence = evidence_for(result, runs, "calculateScore")
     own, kit = functions.score_sweeps(evidence), functions.score_sweeps(evidence, kit=True)
     use_kit = kit is not None and kit.fraction > own.fraction
-    tell_loading(result, notes, evidence)
+    tell_loading(result, for_ta, evidence)
     if kit is not None:
         result.note(swap_note("calculateScore", "predicates (is2Pair ... is5ofAKind)",
                               own.fraction, kit.fraction, use_kit))
@@ -324,7 +325,7 @@ def check_help(result, runs, attach):
 
 
 @pytest.mark.item("game")
-def check_game(result, runs, attach, notes):
+def check_game(result, runs, attach, notes, for_ta):
     """Five games with loaded dice: payouts, re-rolls, invalid answers, quit, running out."""
     found, games, kit_paid = [], [], []
     kit_games = scenarios.game_scenarios(rules.calculateScore)
@@ -367,8 +368,9 @@ def check_game(result, runs, attach, notes):
     elif games and not any(played.rolled for _, played in games):
         said = scripted.never_started(*games[0], scenarios.QUESTIONS, every_game=True)
         if not scenarios.QUESTIONS.cause(games[0][1].transcript.outcome):
-            notes("game: no dice were rolled in any game run (the game never started); a TA "
-                  "should check how the program starts a game", True)
+            # the student reads why in this item's failure; the request is the TA's
+            for_ta("game: no dice were rolled in any game run (the game never started); a TA "
+                   "should check how the program starts a game")
         result.fail(said.case, expected=said.expected, actual=said.actual,
                     evidence=said.evidence)
     score(result, found)
@@ -416,9 +418,9 @@ def check_magic8_award(result, runs):
 
 # ----------------------------------------------------------------------------- tests, style
 @pytest.mark.item("student-tests")
-def check_student_tests(result, runs, notes, attach):
+def check_student_tests(result, runs, for_ta, attach):
     """test_project.py passes on the student's code, then catches broken reference copies."""
-    studenttests.judge(result, runs["tests"], notes, attach)
+    studenttests.judge(result, runs["tests"], for_ta, attach)
 
 
 @pytest.mark.item("readability")
