@@ -78,6 +78,7 @@ class Game:
     end: dict[str, str] = field(default_factory=dict)
     name: str = "Sam"
     max_prompts: int = 300
+    read: Callable[[str], dict] | None = None    # what a turn's ``after`` shows (the scores)
 
     def question(self, kind: str) -> Question:
         return next(question for question in self.questions if question.kind == kind)
@@ -119,6 +120,7 @@ class Turn:
     after: str = ""
     start: int = 0
     end: int = 0
+    shown: dict = field(default_factory=dict)    # ``Game.read`` of ``after``
 
     @property
     def faces(self) -> list[int]:
@@ -146,6 +148,7 @@ class Run:
     stop: Stop | None = None
     refused: list[str] = field(default_factory=list)     # meanings no form of was taken
     asks_first: bool | None = None
+    opening: dict = field(default_factory=dict)          # ``Game.read`` before the first die
 
     @property
     def ended(self) -> bool:
@@ -237,10 +240,13 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
     session.max_prompts = game.max_prompts
     run = Run(game)
     typed, confirmed, ends, attempt, last_kind = 0, False, 0, None, None
+    accepted: dict[str, str] = {}               # intent -> the form the program took
     try:
         while (prompt := session.wait()) is not None:
             asked = prompts.asked(prompt)
             since = session.output_since_answer()
+            # the answers offered since the last line typed (not a pause's "Enter to go on")
+            context = "\n".join(since.splitlines()[-6:]) if since.strip() else prompt.context
             kind = game.kind_of(asked)
             quiet = not session.drew_since_answer()
             if prompts.is_pause(asked):
@@ -269,7 +275,7 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
                     run.stop = Stop(f"the program asked {asked!r} after the game's end")
                     session.stop(run.stop.reason)
                     break
-                attempt = answers.Attempts(prompt.context, game.question(kind).meanings[meaning])
+                attempt = answers.Attempts(context, game.question(kind).meanings[meaning])
                 session.type(attempt.next())
             else:
                 run.steps.append(Step(None, [], typed))
@@ -283,8 +289,13 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
                     break
                 if decided.load is not None:
                     dice.load(decided.load)
+                if attempt is not None and attempt.tried:      # the last answer was taken
+                    accepted[attempt.intent] = attempt.tried[-1]
                 intent = game.question(kind).meanings[decided.meaning]
-                attempt = answers.Attempts(prompt.context, intent)
+                attempt = answers.Attempts(context, intent)
+                if accepted.get(intent) in attempt.forms:       # the form taken before first
+                    attempt.forms.insert(0, attempt.forms.pop(
+                        attempt.forms.index(accepted[intent])))
                 form = attempt.next()
                 run.steps[-1].meaning = decided.meaning
                 run.steps[-1].typed.append(form)
@@ -296,4 +307,31 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
         session.close()
     run.transcript = session.transcript
     run.turns = split(run, run.transcript, ended=True)
+    if game.read is not None:
+        first = run.turns[0].start if run.turns else len(run.transcript.text)
+        run.opening = game.read(run.transcript.text[:first])
+        for turn in run.turns:
+            turn.shown = game.read(turn.after)
     return run
+
+
+def every_turn(result, runs: dict, describe=lambda name: "") -> list[tuple]:
+    """(game name, run, index, turn, shown before, shown after) of every turn of the games
+    played (name -> Run; None: not played, the budget ran out). A game that a safety net
+    stopped or that was not played makes the item not judged; one in which no die was
+    rolled fails it. ``describe(name)``: the game's plan, noted for the student."""
+    found = []
+    for name, run in runs.items():
+        if run is None or run.grader_problem:
+            result.not_judged(f"The game '{name}' could not be played fairly (the time budget "
+                              "ran out, or a safety limit of the grader stopped it).")
+        if not run.turns:
+            result.fail(f"In the game '{name}' no die was rolled: {run.transcript.ended_how}",
+                        evidence=run.excerpt(lines=30))
+        if describe(name):
+            result.note(f"The grader played '{name}' with loaded dice: {describe(name)}.")
+        before = run.opening
+        for index, turn in enumerate(run.turns):
+            found.append((name, run, index, turn, before, turn.shown))
+            before = turn.shown
+    return found

@@ -88,3 +88,12 @@ def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = Non
             order = sorted(names, key=lambda name: spots[name].start())
             found = {name: int(number) for name, number in zip(order, numbers)}
     return found
+
+
+def scores(text: str, spellings: dict[str, tuple[str, ...]], avoid: str = "") -> dict[str, int]:
+    """Players' scores shown last: in columns, else each name's row (``rows``; a line matching
+    ``avoid`` is no score line: "You rolled 4"). ``spellings``: name -> its other spellings;
+    name -> score for the names found."""
+    return columns(text, list(spellings), spellings) or \
+        rows(text, list(spellings), {name: avoid for name in spellings} if avoid else None,
+             spellings)
