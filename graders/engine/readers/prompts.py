@@ -46,8 +46,11 @@ def asked(prompt) -> str:
 
 
 def is_pause(wording: str) -> bool:
-    """A pause for the player to press Enter, not a question (see PAUSE)."""
-    return bool(PAUSE.search(wording)) and not OTHER_ANSWERS.search(wording)
+    """A pause for the player to press Enter, not a question (see PAUSE); nor a question
+    asked before it ("Player name? Press Enter for Sam")."""
+    found = PAUSE.search(wording)
+    return bool(found) and "?" not in wording[:found.start()] and \
+        not OTHER_ANSWERS.search(wording)
 
 
 def matches(wording: str, words) -> bool:
