@@ -42,8 +42,8 @@ def scenario(reroll: str, faces: list[int], purse: int) -> Scenario:
         Step("reroll", reroll, "the re-roll question", Expect(
             f"After «{reroll}»", len(faces), "it re-rolls those dice only"), faces),
         Step("reroll", "H", "the re-roll question", Expect(
-            "After «H»", 0, "H holds", [("the purse", Money(purse)), ("the word Purse",
-                                                               re.compile("purse", re.I))])),
+            "After «H»", 0, "H holds", [("the purse", Money(purse)),
+                                        ("the word Purse", re.compile("purse", re.I))])),
         Step("again", "n", "'Play again?'", Expect(
             "After «n»", 0, "a no ends the game", [("the purse", Money(purse))], ends=True))])
 
