@@ -104,7 +104,7 @@ class Roll:
     or answer."""
 
     face: int
-    shown: str
+    printed: str
 
 
 @dataclass
@@ -227,7 +227,7 @@ def place(turns: list[Turn], marks, answers_at: list[int], text: str) -> None:
         for at, (roll, (pos, _)) in enumerate(zip(turn.rolls, span)):
             following = [p for p, _ in span[at + 1:at + 2]] + \
                 [answer for answer in answers_at if answer > pos][:1] + [turn.end]
-            roll.shown = text[pos:min(following)]
+            roll.printed = text[pos:min(following)]
         turn.after = text[span[-1][0]:turn.end] if span else turn.text
 
 

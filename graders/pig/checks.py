@@ -104,9 +104,10 @@ def check_shown(result, games_played):
         for at, roll in enumerate(turn.rolls if turn.player == "player" else []):
             total = sum(turn.faces[:at + 1])
             if roll.face != 1 and 1 not in turn.faces[:at]:
-                found.append(need(str(total) in re.findall(r"\d+", roll.shown), name, run, turn,
-                                  f"after roll {at + 1}", f"the turn total {total}",
-                                  roll.shown.strip()[-200:], "Show the turn total after "
+                shown = str(total) in re.findall(r"\d+", roll.printed)
+                found.append(need(shown, name, run, turn, f"after roll {at + 1}",
+                                  f"the turn total {total}",
+                                  roll.printed.strip()[-200:], "Show the turn total after "
                                   "each roll."))
         found.append(need(len(after) == 2, name, run, turn, "after the turn", "both scores",
                           ", ".join(f"{games.NAMES[who]} {n}" for who, n in after.items())

@@ -70,13 +70,12 @@ def chooser(plan: Plan):
 
 
 def play(target, folder, plan: Plan, limits) -> driver.Run:
-    first = plan.player[0][:1]
-    return driver.play(target, folder, GAME, chooser(plan), first + SPARE + first, limits)
+    first = plan.player[0][:1] + SPARE + plan.player[0][:1]
+    return driver.play(target, folder, GAME, chooser(plan), first, limits)
 
 
 def winner_named(text: str, who: str) -> bool:
     """The text says that ``who`` ("player" or "computer") won."""
-    other = "computer" if who == "player" else "player"
-    return outcome.winner_named(*[text] + [score_table.name_pattern(PLAYERS[name][0],
-                                                                    PLAYERS[name][1:])
-                                           for name in (who, other)])
+    names = [score_table.name_pattern(*PLAYERS[name][:1], PLAYERS[name][1:])
+             for name in sorted(PLAYERS, key=lambda name: name != who)]
+    return outcome.winner_named(text, *names)
