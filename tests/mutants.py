@@ -34,7 +34,8 @@ def _file_patches(text: str) -> dict[str, list[str]]:
         if line.startswith("--- "):
             continue
         if line.startswith("+++ "):
-            current = line[4:].strip().split("/", 1)[-1]
+            # "+++ b/x.py", or as `diff -u` writes it: "+++ copy/x.py\t2026-01-01 10:00:00 ..."
+            current = line[4:].split("\t", 1)[0].strip().split("/", 1)[-1]
             files[current] = []
         elif current is not None:
             files[current].append(line)

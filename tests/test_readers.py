@@ -137,3 +137,26 @@ def test_a_name_inside_a_longer_name_is_the_longer_ones():
     assert numbers_by_name("CPU Juno: 10 chips", names) == {"CPU Juno": 10}
     assert numbers_by_name("Juno: 9 chips   CPU Juno: 10 chips", names) == \
         {"Juno": 9, "CPU Juno": 10}
+
+
+def test_standings_may_read_points_when_a_game_counts_points():
+    """"7 points" is no chip count by default; a game of points passes its own words."""
+    from graders.engine.readers import standings
+    line = "Sam has 12 points, Computer has 20 points"
+    assert standings.numbers_by_name(line, ["Sam", "Computer"]) == {}
+    assert standings.numbers_by_name(line, ["Sam", "Computer"], not_after=()) == {
+        "Sam": 12, "Computer": 20}
+    assert standings.last_standings("Sam: 3 points\nComputer: 5 points", ["Sam", "Computer"],
+                                    not_after=("rolls?",))[0] == {"Sam": 3, "Computer": 5}
+
+
+def test_score_rows_in_other_spellings_and_columns():
+    from graders.engine.readers import score_table
+    text = "You rolled 4.\nYour score: 12\nCPU has 20"
+    spellings = {"You": ("your",), "Computer": ("cpu",)}
+    assert score_table.rows(text, ["You", "Computer"]) == {"You": 4}
+    assert score_table.rows(text, ["You", "Computer"], avoid={"You": "rolled"},
+                            spellings=spellings) == {"You": 12, "Computer": 20}
+    table = "  Computer     You\n     20        12\n"
+    assert score_table.columns(table, ["You", "Computer"]) == {"You": 12, "Computer": 20}
+    assert score_table.columns("You 12\nComputer 20", ["You", "Computer"]) == {}

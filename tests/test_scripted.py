@@ -7,7 +7,8 @@ import textwrap
 import pytest
 
 from graders.engine import scripted
-from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, follow, judge, play
+from graders.engine.scripted import (Expect, Money, Questions, Scenario, Step, Stop, follow, judge,
+                                     play)
 
 GAME = """
     import random
@@ -41,10 +42,10 @@ def scenario(reroll: str, faces: list[int], purse: int) -> Scenario:
         Step("reroll", reroll, "the re-roll question", Expect(
             f"After «{reroll}»", len(faces), "it re-rolls those dice only"), faces),
         Step("reroll", "H", "the re-roll question", Expect(
-            "After «H»", 0, "H holds", [("the purse", purse), ("the word Purse",
-                                                               re.compile("purse", re.I))])),
+            "After «H»", 0, "H holds", [("the purse", Money(purse)),
+                                        ("the word Purse", re.compile("purse", re.I))])),
         Step("again", "n", "'Play again?'", Expect(
-            "After «n»", 0, "a no ends the game", [("the purse", purse)], ends=True))])
+            "After «n»", 0, "a no ends the game", [("the purse", Money(purse))], ends=True))])
 
 
 def test_a_script_that_the_game_follows_meets_every_expectation(tmp_path):
@@ -109,7 +110,7 @@ def test_a_run_that_never_rolls_earns_nothing_and_a_driver_may_stop(tmp_path):
 def test_money_is_read_with_a_dollar_sign_or_in_words(text, found):
     """A handout writes $85; '85 dollars' shows the same amount, as a TA reads it."""
     assert scripted.amounts(text) == found
-    assert all(scripted.shows(text, amount) for amount in found)
+    assert all(scripted.shows(text, scripted.Money(amount)) for amount in found)
 
 
 def test_a_confirmation_after_the_last_answer_is_answered_yes(tmp_path):
@@ -147,3 +148,77 @@ def test_a_pause_is_answered_with_enter_wherever_it_comes(tmp_path):
                            ("Dice to re-roll (press Enter to hold): ", False),
                            ("Press Enter to roll, or q to quit: ", False)):
         assert scripted.is_pause(wording) == pause, wording
+
+
+ROLL_OR_HOLD = """
+    import random
+
+    while True:
+        print("Rolled", random.randint(1, 6))
+        answer = input({question!r}).strip()
+        while answer not in ({roll!r}, {hold!r}):
+            answer = input({question!r}).strip()
+        if answer == {hold!r}:
+            print("Held.")
+            break
+"""
+
+
+@pytest.mark.parametrize("question, roll, hold, typed", [
+    ("(r)oll or (h)old? ", "r", "h", ["r", "h"]),
+    ("1 = roll, 2 = hold: ", "1", "2", ["1", "2"]),
+    ("Keep rolling? ", "yes", "no", ["y", "n"])])
+def test_a_step_that_means_yes_or_no_is_typed_as_the_prompt_offers_it(tmp_path, question, roll,
+                                                                      hold, typed):
+    """«means» answers in the prompt's own form; a refused form is followed by the next one
+    (the same answer: not a step of its own, and what follows still belongs to it)."""
+    (tmp_path / "game.py").write_text(textwrap.dedent(ROLL_OR_HOLD).format(
+        question=question, roll=roll, hold=hold))
+    steps = [Step("move", "", "the question", Expect("After roll", 1, "a roll rolls"), [5],
+                  means="yes"),
+             Step("move", "", "the question", Expect("After hold", 0, "hold ends", ends=True),
+                  means="no")]
+    script = Scenario("roll-hold", "roll, then hold", [3], Expect("At the start", 1, "a roll"),
+                      steps)
+    questions = Questions(lambda wording: "move", {"move": "the question"})
+    played = follow(tmp_path / "game.py", tmp_path, script, questions)
+    assert played.typed == typed
+    assert all(requirement.ok for requirement in judge(script, played, questions))
+    retried = question == "Keep rolling? "
+    assert len(played.confirmed) == (2 if retried else 0)     # "yes" after "y", "no" after "n"
+
+
+def test_a_number_to_show_must_say_its_unit():
+    """Expect.shows takes Money(90), a text or a pattern; a bare 90 says no unit."""
+    assert scripted.shows("Purse: $90", Money(90)) and not scripted.shows("90 points", Money(90))
+    with pytest.raises(TypeError, match="Money"):
+        scripted.shows("Purse: $90", 90)
+
+
+def test_one_pause_and_a_confirmation_is_not_a_pause():
+    """The engine has one pause (readers/prompts.py); Confirm types yes, Pause types Enter."""
+    from graders.engine.readers import prompts
+    assert scripted.is_pause is prompts.is_pause
+    assert prompts.kind_of("Press Enter to see the options", [{"enter": prompts.is_pause},
+                                                              {"option": re.compile("option")}],
+                           "option") == "enter"
+    assert scripted.Confirm().typed == "y" and scripted.Pause().typed == ""
+
+
+def test_requirements_do_not_load_the_style_checker():
+    """A grader that builds Requirements does not pull in pycodestyle (rubric -> readability
+    -> static)."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", "import sys, graders.engine.requirements; "
+                           "print('pycodestyle' in sys.modules)"], capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_attempts_hand_out_each_form_once():
+    from graders.engine import answers
+    attempt = answers.Attempts("Keep rolling? ", "no")
+    forms = [attempt.next() for _ in range(len(attempt.forms) + 1)]
+    assert forms[:2] == ["n", "no"] and forms[-1] is None and len(set(forms[:-1])) == len(
+        forms) - 1

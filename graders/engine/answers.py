@@ -2,8 +2,9 @@
 
 Student programs ask the same question in many ways: "(y/n)", "yes or no", "[r]oll or [s]top",
 "1) Roll again 2) Stop", "Press Enter to roll". A grader states an *intent* ("yes", "no",
-"enter", or literal text) and this module lists the answer forms to try, best first. The
-session tries the next form when the program repeats the same prompt (it did not accept it).
+"enter", or literal text) and this module lists the answer forms to try, best first.
+``Attempts`` hands them out one at a time while a program refuses them (the session, the
+scripted games and the console driver all retry this way).
 """
 from __future__ import annotations
 
@@ -165,3 +166,24 @@ def forms(context: str, intent: str) -> list[str]:
         if text not in result:
             result.append(text)
     return result
+
+
+class Attempts:
+    """The forms of one answer, tried in turn while the program refuses them:
+
+        attempt = Attempts(prompt.context, "no")     # "(r)oll or (h)old?": h, then n, ...
+        typed = attempt.next()                       # None once every form was tried
+    """
+
+    def __init__(self, context: str, intent: str):
+        self.intent = intent
+        self.forms = forms(context, intent)
+        self.tried: list[str] = []
+
+    def next(self) -> str | None:
+        """The next form not tried yet, or None."""
+        for form in self.forms:
+            if form not in self.tried:
+                self.tried.append(form)
+                return form
+        return None

@@ -41,7 +41,7 @@ KEEP = re.compile(r"keep|hold|letter|re-?roll|a\s*-\s*e\b|which dice|throw again
 OPTION = re.compile(r"option|categor|\bbox\b|1\s*-\s*13|number", re.I)
 # "Roll again? (y/n)", "Do you want to re-roll?": a yes/no question, not "Which dice to re-roll?"
 REROLL = re.compile(r"\b(roll|throw)\s+again\b|\bre-?(roll|throw)", re.I)
-TIERS = [{"enter": prompts.PAUSE}, {"reroll": (REROLL, prompts.YES_NO)},
+TIERS = [{"enter": prompts.is_pause}, {"reroll": (REROLL, prompts.YES_NO)},
          {"keep": KEEP, "option": OPTION},
          {"name": prompts.NAME}, {"enter": prompts.ENTER}]
 TRANSCRIPT = "Transcript («…» is what the grader typed; [dice: …] the dice it loaded)"

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .diagnose import fail_import, sentence_start
-from .rubric import share
 
 SHOWN = 3                  # failed requirements described in full; the rest are listed
 
@@ -73,6 +72,9 @@ def _text(value) -> str | None:
 
 def fraction_of(requirements: list[Requirement]) -> float:
     """The share of an item earned by a list of requirements (0 for an empty list)."""
+    # imported here: the rubric reads readability settings, which need pycodestyle; a grader
+    # that only builds Requirements should not load them
+    from .rubric import share
     return share(sum(requirement.ok for requirement in requirements), len(requirements))
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from . import answers
 from .diagnose import tidy
 from .draws import ScriptedDice
 from .readers import prompts
@@ -40,16 +41,7 @@ from .submissions import read_regular_file
 from .transcript import Transcript
 
 HEADER = "«...» is what the grader typed; [dice: ...] are the dice it loaded."
-# "Press Enter to continue...", "Hit enter to roll", "press any key"; not a question that
-# offers something else ("Continue? (y/n)", "Dice to re-roll (Enter to hold)", "... or q")
-PAUSE = re.compile(r"\b(press|hit)\b[^?]*\b(enter|return|key)\b|\bany\s+key\b", re.I)
-OTHER_ANSWERS = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\b|\bno\b|\bor\b|\bq\b|\bquit\b|"
-                           r"\bhold\b|re-?roll|\bdice\s+to\b", re.I)
-
-
-def is_pause(wording: str) -> bool:
-    """A pause for the player to press Enter, not a question (see PAUSE)."""
-    return bool(PAUSE.search(wording)) and not OTHER_ANSWERS.search(wording)
+is_pause = prompts.is_pause          # the engine's one pause (readers/prompts.py)
 
 
 @dataclass(frozen=True)
@@ -63,10 +55,17 @@ class Questions:
     cause: Callable[[dict], str | None] = lambda outcome: None
 
 
+@dataclass(frozen=True)
+class Money:
+    """An amount of money the screen must show (``amounts`` reads $90, $ 90, 90 dollars)."""
+
+    amount: int
+
+
 @dataclass
 class Expect:
     """What must follow an answer (or the start): ``shows`` pairs say in words what the screen
-    must show and how to find it (an int: that amount of money; text; a compiled pattern)."""
+    must show and how to find it (``Money(90)``, a text, or a compiled pattern)."""
 
     label: str
     draws: int | None = None
@@ -83,7 +82,10 @@ class Expect:
 @dataclass
 class Step:
     """A question of the script (its kind and how feedback names the moment), the answer, the
-    dice it loads, what must follow; ``instead``: what a program that ends here must show."""
+    dice it loads, what must follow; ``instead``: what a program that ends here must show.
+    ``means``: an intent ("yes", "no", "enter") answered as the prompt offers it ("(r)oll or
+    (h)old?" and "1 = roll, 2 = hold" alike, another form when one is refused) instead of
+    ``typed`` literally."""
 
     kind: str
     typed: str
@@ -91,6 +93,7 @@ class Step:
     then: Expect
     load: list[int] = field(default_factory=list)
     instead: Expect | None = None
+    means: str | None = None
 
 
 @dataclass
@@ -112,10 +115,26 @@ class Scenario:
 
 @dataclass
 class Confirm:
-    """The driver confirms what its last answer asked for, or presses Enter at a pause (see
+    """The driver confirms what its last answer asked for ("Are you sure? (y/n)", see
     ``follow``): typed, but not an answer of the script."""
 
     typed: str = "y"
+
+
+@dataclass
+class Pause:
+    """The driver presses Enter at a pause ("Press Enter to continue..."): typed, but not an
+    answer of the script."""
+
+    typed: str = ""
+
+
+@dataclass
+class Retry:
+    """The driver types another form of its last answer, which the program refused: the
+    answer it stands for is the same (not an answer of its own in ``Played.typed``)."""
+
+    typed: str
 
 
 @dataclass
@@ -149,7 +168,8 @@ class Played:
     stop: Stop | None = None
     files: dict = field(default_factory=dict)
     state: dict = field(default_factory=dict)
-    confirmed: set = field(default_factory=set)    # answers (0 = the first) that confirmed
+    confirmed: set = field(default_factory=set)    # lines typed (0 = the first) that did
+    # not answer a question of their own: confirmations, pauses, other forms of an answer
 
     def __post_init__(self):
         self.segments = cut(self.transcript, self.confirmed)
@@ -223,13 +243,13 @@ def play(target: Path, folder: Path, respond, policy=None, limits=None, args=(),
     typed, stop, confirmed = [], None, set()
     try:
         while (prompt := session.wait()) is not None:
-            answer = Confirm("") if is_pause(prompt.wording) else \
+            answer = Pause() if is_pause(prompt.wording) else \
                 respond(prompt, session, typed)
             if isinstance(answer, Stop):
                 stop = answer
                 session.stop(answer.reason)
                 break
-            if isinstance(answer, Confirm):
+            if isinstance(answer, (Confirm, Pause, Retry)):
                 confirmed.add(len(typed) + len(confirmed))
                 session.type(answer.typed)
                 continue
@@ -255,12 +275,18 @@ def follow(target: Path, folder: Path, scenario: Scenario, questions: Questions,
     (``dice_from``: see ``draws.DrawPolicy``)."""
     policy = ScriptedDice(scenario.first, seed=7, dice_from=dice_from)
     steps = iter(scenario.steps)
-    confirmed = []
+    confirmed, attempts = [], {}
 
     def respond(prompt, session, typed):
         """The next step's answer, or a stop at a question of another kind."""
         asked = prompt.wording.strip()
-        ending = typed and typed == [step.typed for step in scenario.steps[:len(typed)]] and \
+        last = scenario.steps[len(typed) - 1] if 0 < len(typed) <= len(scenario.steps) \
+            else None
+        if last is not None and last.means and prompt.repeats and len(typed) in attempts:
+            form = attempts[len(typed)].next()          # refused: the same answer, another form
+            if form is not None:
+                return Retry(form)
+        ending = 0 < len(typed) <= len(scenario.steps) and \
             scenario.steps[len(typed) - 1].then.ends
         if ending and not confirmed and prompts.CONFIRM.search(asked):
             confirmed.append(asked)
@@ -274,6 +300,9 @@ def follow(target: Path, folder: Path, scenario: Scenario, questions: Questions,
             return Stop(f"the program asked {asked!r} where the grader expected "
                         f"{questions.names[step.kind]}", f"the program asked {asked!r} instead")
         policy.load(step.load)
+        if step.means:
+            attempts[len(typed) + 1] = answers.Attempts(prompt.context, step.means)
+            return attempts[len(typed) + 1].next()
         return step.typed
     return play(target, folder, respond, policy, limits, files=files)
 
@@ -372,9 +401,12 @@ def amounts(text: str) -> list[int]:
 
 
 def shows(text: str, sign) -> bool:
-    """Whether the text shows an amount of money (``amounts``), a text or a pattern."""
-    if isinstance(sign, int):
-        return sign in amounts(text)
+    """Whether the text shows an amount of money (``Money``: see ``amounts``), a text or a
+    pattern. A bare number says no unit: it is refused."""
+    if isinstance(sign, Money):
+        return sign.amount in amounts(text)
+    if isinstance(sign, (int, float)):
+        raise TypeError(f"shows={sign!r}: say what the number is, e.g. Money({sign!r})")
     return sign in text if isinstance(sign, str) else sign.search(text) is not None
 
 

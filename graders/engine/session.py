@@ -6,7 +6,8 @@
     session.transcript                   # everything, in order, for readers and feedback
 
 ``answer`` picks the form from the prompt's wording (see ``answers``) and, when the program
-repeats the same prompt right after an answer, tries the next form of the same answer.
+repeats the same prompt right after an answer (``refused``), tries the next form of the same
+answer.
 """
 from __future__ import annotations
 
@@ -49,7 +50,6 @@ class Session:
     gave_up: str | None = None
     _prompt_count: int = 0
     _last_key: str | None = None
-    _tries: dict = field(default_factory=dict)
 
     @classmethod
     def start(cls, target: Path, workdir: Path, policy: DrawPolicy | None = None,
@@ -77,7 +77,7 @@ class Session:
         key = _normalise(event.get("prompt", "") or context.splitlines()[-1:] and
                          context.splitlines()[-1] or "")
         rejected = self.prompt is not None and key == self._last_key and \
-            not self._drew_since_answer()
+            not self.drew_since_answer()
         repeats = self.prompt.repeats + 1 if rejected else 0
         self._last_key = key
         self.prompt = Prompt(event.get("prompt", ""), context, self._prompt_count, repeats,
@@ -91,7 +91,7 @@ class Session:
             return None
         return self.prompt
 
-    def _drew_since_answer(self) -> bool:
+    def drew_since_answer(self) -> bool:
         """Did anything random happen since our last answer (then a repeat is a new turn)?"""
         for event in reversed(self.child.log):
             if event.kind == "answer":
@@ -100,13 +100,20 @@ class Session:
                 return True
         return False
 
+    @property
+    def refused(self) -> bool:
+        """The program asked the same question again, nothing drawn since our answer: it did
+        not take the answer (``Prompt.repeats`` counts how many times in a row)."""
+        return self.prompt is not None and self.prompt.repeats > 0
+
     def answer(self, intent: str, attempt: int | None = None) -> str:
         """Answer the current prompt; returns what was typed. ``attempt`` picks a later form
-        (a grader that knows the program asked the same thing again in other words)."""
+        (by default the next one each time the program refuses: ``refused``); a grader that
+        knows a question in other words asks again keeps an ``answers.Attempts`` itself."""
         assert self.prompt is not None, "answer() needs a prompt; call wait() first"
         choices = answers.forms(self.prompt.context, intent)
         if attempt is None:
-            attempt = self.prompt.repeats if self.prompt.repeats else 0
+            attempt = self.prompt.repeats if self.refused else 0
         text = choices[min(attempt, len(choices) - 1)]
         self.child.send_line(text)
         return text

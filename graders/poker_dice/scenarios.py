@@ -19,7 +19,8 @@ from pathlib import Path
 from graders.engine.draws import ScriptedDice
 from graders.engine.readers import prompts
 from graders.engine.requirements import Requirement
-from graders.engine.scripted import Expect, Questions, Scenario, Step, Stop, amounts, play
+from graders.engine.scripted import (Expect, Money, Questions, Scenario, Step, Stop, amounts,
+                                     play)
 
 from . import diagnose, rules
 
@@ -65,7 +66,8 @@ def move_kind(typed: str) -> str:
 
 def goodbye(where: str, why: str, purse: int) -> Expect:
     """The game ends here, showing the purse."""
-    return Expect(where, 0, why, [(f"the purse ${purse} in the goodbye message", purse)], True)
+    return Expect(where, 0, why, [(f"the purse ${purse} in the goodbye message", Money(purse))],
+                  True)
 
 
 def hand_steps(steps: list, number: int, hand: dict, purse: int, payout) -> list | None:
@@ -94,7 +96,7 @@ def hand_steps(steps: list, number: int, hand: dict, purse: int, payout) -> list
             steps[-1].then.shows = [
                 (f"the hand's name {name!r} (your calculateScore's description)", name),
                 (f"the new purse ${purse + value} (after the ${ANTE} ante and the ${value} "
-                 "payout)", purse + value)]
+                 "payout)", Money(purse + value))]
             return dice
     return dice
 

@@ -3,8 +3,8 @@
 A grader lists the kinds of question its game asks in tiers, each kind with the words that
 show it (one regular expression, or a tuple that must all match):
 
-    TIERS = [{"reroll": (REROLL, YES_NO)}, {"keep": KEEP, "option": OPTION}, {"name": NAME},
-             {"enter": ENTER}]
+    TIERS = [{"enter": is_pause}, {"reroll": (REROLL, YES_NO)},
+             {"keep": KEEP, "option": OPTION}, {"name": NAME}, {"enter": ENTER}]
     kind_of("Roll again? (y/n)", TIERS, expected="keep")     # 'reroll'
 
 The first tier in which a kind matches decides: one kind matched is the answer; two kinds of
@@ -22,10 +22,14 @@ YES_NO = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\s+or\s+no\b|"
                     r"^\W*(do|would|will|want|roll|throw|re-?roll)\b"
                     r"(?![^?]*\b(which|what|letters?)\b)[^?]*\?\W*$", re.I)
 ENTER = re.compile(r"\bpress\b|\bhit\b|any key|continue", re.I)
-# "Press Enter to see the options": a pause, whatever else it names (but "Press Enter to keep
-# them all, or type the letters" asks for an answer)
-PAUSE = re.compile(r"^\W*(press|hit)\s+(enter|return|any key|a key)\b"
-                   r"(?![^?]*\b(or|type|letters?|which|numbers?)\b)", re.I)
+# The one pause: "Press Enter to continue...", "Hit enter to roll", "press any key", "Press
+# Enter to see the options" (whatever else it names), and not a question that offers some other
+# answer ("Continue? (y/n)", "Dice to re-roll (Enter to hold)", "Press Enter to keep them all,
+# or type the letters", "... or q"). ``is_pause`` is the test; PAUSE the words alone.
+PAUSE = re.compile(r"\b(press|hit)\b[^?]*\b(enter|return|key)\b|\bany\s+key\b", re.I)
+OTHER_ANSWERS = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\b|\bno\b|\bor\b|\bq\b|\bquit\b|"
+                           r"\bhold\b|re-?roll|\bdice\s+to\b|\btype\b|\bletters?\b|"
+                           r"\bwhich\b|\bnumbers?\b", re.I)
 # "Are you sure you want to quit? (y/n)": a program checking the answer just given
 CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
 NAME = re.compile(r"\bname\b", re.I)
@@ -41,10 +45,20 @@ def asked(prompt) -> str:
     return (lines or [""])[-1]
 
 
+def is_pause(wording: str) -> bool:
+    """A pause for the player to press Enter, not a question (see PAUSE); nor a question
+    asked before it ("Player name? Press Enter for Sam")."""
+    found = PAUSE.search(wording)
+    return bool(found) and "?" not in wording[:found.start()] and \
+        not OTHER_ANSWERS.search(wording)
+
+
 def matches(wording: str, words) -> bool:
-    """Whether the wording shows one kind's words (a tuple: all of them)."""
-    return all(pattern.search(wording) for pattern in
-               (words if isinstance(words, tuple) else (words,)))
+    """Whether the wording shows one kind's words: a pattern, a test (``is_pause``), or a
+    tuple of them that must all match."""
+    return all(test(wording) if callable(test) and not hasattr(test, "search")
+               else test.search(wording)
+               for test in (words if isinstance(words, tuple) else (words,)))
 
 
 def kind_of(wording: str, tiers: list[dict], expected: str, fallback: str | None = None) -> str:

@@ -18,17 +18,24 @@ import re
 NUMBER = re.compile(r"-?\d+")
 
 
-def name_pattern(name: str) -> re.Pattern:
-    """A name as a whole word, any case, any spaces between its words."""
-    return re.compile(r"\b" + r"\s+".join(map(re.escape, name.split())) + r"\b", re.I)
+def name_pattern(name: str, spellings=()) -> re.Pattern:
+    """A name as a whole word, any case, any spaces between its words; or any of its other
+    ``spellings`` ("Computer", ("CPU", "comp")); a compiled pattern is taken as it is."""
+    if isinstance(name, re.Pattern):
+        return name
+    words = [r"\s+".join(map(re.escape, spelled.split())) for spelled in (name, *spellings)]
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.I)
 
 
-def rows(text: str, names, avoid: dict[str, str] | None = None) -> dict[str, int]:
+def rows(text: str, names, avoid: dict[str, str] | None = None,
+         spellings: dict[str, tuple[str, ...]] | None = None) -> dict[str, int]:
     """name -> the first number after the name on the last line that has one; a line
-    matching ``avoid[name]`` is not that name's row."""
+    matching ``avoid[name]`` is not that name's row. ``spellings[name]``: other ways the
+    program may write the name ("You": ("your", "player")); the result is keyed by name."""
     found = {}
     for name in names:
-        pattern, avoided = name_pattern(name), (avoid or {}).get(name)
+        pattern = name_pattern(name, (spellings or {}).get(name, ()))
+        avoided = (avoid or {}).get(name)
         for line in text.splitlines():
             spot = pattern.search(line)
             number = spot and NUMBER.search(line[spot.end():])
@@ -62,3 +69,31 @@ def last_number(text: str, words: str) -> int | None:
             numbers = NUMBER.findall(line)
             return int(numbers[-1]) if numbers else None
     return None
+
+
+def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = None) \
+        -> dict[str, int]:
+    """Scores in columns: a line naming every name (in any order) with the numbers on the
+    next line that has as many, in the same order ("  You   Computer" over "   12     20");
+    the last such pair counts. name -> its number ({} when there is none)."""
+    lines, found = text.splitlines(), {}
+    patterns = {name: name_pattern(name, (spellings or {}).get(name, ())) for name in names}
+    for at, line in enumerate(lines):
+        spots = {name: pattern.search(line) for name, pattern in patterns.items()}
+        if not all(spots.values()) or NUMBER.search(line):
+            continue
+        below = next((other for other in lines[at + 1:at + 3] if other.strip()), "")
+        numbers = NUMBER.findall(below)
+        if len(numbers) == len(names):
+            order = sorted(names, key=lambda name: spots[name].start())
+            found = {name: int(number) for name, number in zip(order, numbers)}
+    return found
+
+
+def scores(text: str, spellings: dict[str, tuple[str, ...]], avoid: str = "") -> dict[str, int]:
+    """Players' scores shown last: in columns, else each name's row (``rows``; a line matching
+    ``avoid`` is no score line: "You rolled 4"). ``spellings``: name -> its other spellings;
+    name -> score for the names found."""
+    return columns(text, list(spellings), spellings) or \
+        rows(text, list(spellings), {name: avoid for name in spellings} if avoid else None,
+             spellings)

@@ -17,6 +17,8 @@ HAS_COUNT = re.compile(r"\b(has|have|had|with|on|at)\s+-?\d+\s*chips?\b", re.I)
 
 
 DIGIT = re.compile(r"\d")
+# numbers followed by these words are not counts (see ``next_number``)
+NOT_AFTER = ("points?", "pts", "rolls?", "times?")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -26,9 +28,10 @@ def _name_pattern(name: str) -> re.Pattern:
     return re.compile(r"(?<!\w)(?<!\w-)" + re.escape(name) + r"(?!\w)(?!-\w)", re.I)
 
 
-def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
+def numbers_by_name(line: str, names: list[str],
+                    not_after: tuple[str, ...] = NOT_AFTER) -> dict[str, int]:
     """Each name's number on a standings line; nothing from a line about a transfer
-    ("Mo gives Ann 3 chips")."""
+    ("Mo gives Ann 3 chips"); ``not_after``: see ``next_number``."""
     if not DIGIT.search(line):
         return {}                   # every number read is digits (NEXT_NUMBER): none here
     transfer = [m.group(0).lower() for m in TRANSFER.finditer(line)]
@@ -44,7 +47,7 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     for i, (_, end, name) in enumerate(spots):
         stop = spots[i + 1][0] if i + 1 < len(spots) else len(line)
-        number = NEXT_NUMBER.match(line[end:stop])
+        number = next_number(tuple(not_after)).match(line[end:stop])
         # "Order: 1. Mo, 2. Ann": a number just before the next name is that name's label
         if number and stop < len(line) and re.fullmatch(r"[.):]\s*", line[end + number.end():stop]):
             continue
@@ -57,16 +60,28 @@ def numbers_by_name(line: str, names: list[str]) -> dict[str, int]:
 # ("Ann: 7", "| Mo | 10", "Mo has 7 chips", "Mo (you) - 7"); not "Mo's turn: up to 3 rolls".
 # A dash with a space after it, or an arrow, separates ("Mo - 7 chips", "Mo -> 7");
 # "-7" is a negative count; "7." ends a sentence ("and you have 7."), "7.5" is no count.
-NEXT_NUMBER = re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
-                         r"(?:-+(?:>|\s)[^\w\d-]{0,6})?"
-                         r"(?:(?:now|currently|still|finished|finishes|ends|ended)\s+)?"
-                         r"(?:(?:has|have|with|on|holds|chips?|total|count)\b"
-                         r"[^\w\d-]{0,6})*(-?\d+)(?!\w)(?!\.\d)(?!\s*[,-]?\s*\d)"
-                         r"(?!\s*(?:points?|pts|rolls?|times?)\b)", re.I)
+# ``not_after``: words that make a number something else than the count read (by default
+# "points", "rolls" and "times": a chip count is no score; a game whose standings are points
+# passes its own, e.g. ("rolls?", "times?")).
+@functools.lru_cache(maxsize=32)
+def next_number(not_after: tuple[str, ...] = NOT_AFTER) -> re.Pattern:
+    """The pattern of the number after a name (see above), refusing ``not_after`` words."""
+    refused = rf"(?!\s*(?:{'|'.join(not_after)})\b)" if not_after else ""
+    return re.compile(r"(?:\s*\((?!\s*-?\d)[^)]{0,12}\))?[^\w\d-]{0,30}"
+                      r"(?:-+(?:>|\s)[^\w\d-]{0,6})?"
+                      r"(?:(?:now|currently|still|finished|finishes|ends|ended)\s+)?"
+                      r"(?:(?:has|have|with|on|holds|chips?|total|count)\b"
+                      r"[^\w\d-]{0,6})*(-?\d+)(?!\w)(?!\.\d)(?!\s*[,-]?\s*\d)" + refused,
+                      re.I)
 
 
-def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[str, int], str]:
-    """The last block of lines giving every name a number (and the lines themselves).
+NEXT_NUMBER = next_number()
+
+
+def last_standings(text: str, names: list[str], window: int = 14,
+                   not_after: tuple[str, ...] = NOT_AFTER) -> tuple[dict[str, int], str]:
+    """The last block of lines giving every name a number (and the lines themselves);
+    ``not_after``: see ``next_number``.
 
     Returns ({}, "") when no block within ``window`` lines names everyone.
     """
@@ -80,7 +95,7 @@ def last_standings(text: str, names: list[str], window: int = 14) -> tuple[dict[
 
     def numbers_on(index: int) -> dict[str, int]:
         if index not in read:
-            read[index] = numbers_by_name(lines[index], names)
+            read[index] = numbers_by_name(lines[index], names, not_after)
         return read[index]
 
     for end in range(len(lines) - 1, -1, -1):

@@ -1,0 +1,1 @@
+"""The Pig grader."""

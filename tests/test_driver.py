@@ -1,0 +1,90 @@
+"""The console-game driver (engine/driver.py) on small games: answers typed as each prompt
+offers them and retried in other forms, "Play again?" refused in other words, and the
+transcript split into turns whether the program rolls first or asks first."""
+from __future__ import annotations
+
+import re
+import textwrap
+
+from graders.engine import driver
+
+GAME = """
+    import random
+
+    def turn(first_asks):
+        total = 0
+        if first_asks and input({question!r}) != {roll!r}:
+            return 0
+        while True:
+            die = random.randint(1, 6)
+            print("You rolled", die)
+            if die == 1:
+                return 0
+            total += die
+            answer = input({question!r})
+            while answer not in ({roll!r}, {hold!r}):
+                answer = input("Sorry, that is not an answer. " + {question!r})
+            if answer == {hold!r}:
+                return total
+
+    score = 0
+    for _ in range(2):
+        score += turn({asks_first})
+        print("Score:", score)
+        print("Computer rolled", random.randint(1, 6), random.randint(1, 6))
+    answer = input("Play again? (y/n) ")
+    while answer != "no":
+        answer = input("Please answer no or yes: ")
+    print("Bye")
+"""
+MOVE = driver.Question("move", re.compile(r"roll|hold", re.I), "the move",
+                       {"roll": "yes", "hold": "no"})
+AGAIN = driver.Question("again", re.compile(r"again|answer no", re.I), "again", {"no": "no"})
+PLAN = [[3, 4], [5]]                 # two turns: roll then hold, hold at once
+COMPUTER = [[6, 6], [2, 2]]
+
+
+def choose(asked, run):
+    """Roll until the turn has its plan's dice, then hold; load the turn's rest at its start
+    (and the computer's two dice after it)."""
+    mine = [turn for turn in run.turns if turn.player == "player"]
+    planned, turn = PLAN[len(mine) - 1], mine[-1]
+    load = None
+    if not turn.meanings:
+        following = PLAN[len(mine)][:1] if len(mine) < len(PLAN) else []
+        load = planned[len(turn.faces):] + COMPUTER[len(mine) - 1] + following
+    return driver.Answer("roll" if len(turn.faces) < len(planned) else "hold", load)
+
+
+def play(tmp_path, question, roll, hold, asks_first):
+    (tmp_path / "game.py").write_text(textwrap.dedent(GAME).format(
+        question=question, roll=roll, hold=hold, asks_first=asks_first))
+    game = driver.Game((MOVE, AGAIN), "move", {"roll": 1}, {"again": "no"},
+                       read=lambda text: {"score": int(re.findall(r"Score: (\d+)", text)[-1])}
+                       if "Score" in text else {})
+    return driver.play(tmp_path / "game.py", tmp_path, game, choose, PLAN[0][:1])
+
+
+def test_rolling_first_or_asking_first_gives_the_same_turns(tmp_path):
+    for asks_first in (False, True):
+        run = play(tmp_path, "(r)oll or (h)old? ", "r", "h", asks_first)
+        assert run.ended and run.asks_first == asks_first
+        assert [(turn.player, turn.faces) for turn in run.turns] == [
+            ("player", [3, 4]), ("computer", [6, 6]), ("player", [5]), ("computer", [2, 2])]
+        # Game.read of what follows each turn's last die (the score is printed before the
+        # computer rolls)
+        assert [turn.shown for turn in run.turns] == [{"score": 7}, {}, {"score": 12}, {}]
+        assert run.turns[0].meanings == (["roll", "roll", "hold"] if asks_first
+                                         else ["roll", "hold"])
+
+
+def test_refused_forms_are_retried_and_the_taken_one_is_kept(tmp_path):
+    """'1 = roll, 2 = hold' takes 1 and 2; a program that takes only whole words gets the
+    words after its re-prompt in other words, and 'Play again?' gets 'no' after 'n'."""
+    run = play(tmp_path, "1 = roll, 2 = hold: ", "1", "2", False)
+    assert [step.typed for step in run.steps] == [["1"], ["2"], ["2"]]
+    run = play(tmp_path, "Roll or hold? ", "roll", "hold", False)
+    assert run.ended and not run.refused
+    assert run.steps[0].typed[0] == "Roll" and run.steps[0].typed[-1] == "roll"
+    assert run.steps[-1].typed == ["hold"]
+    assert "no" in run.transcript.text.split("Play again?")[1]
