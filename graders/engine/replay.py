@@ -240,8 +240,12 @@ def annotate(report) -> None:
             continue
         details = [d for check in verdict.judging_checks for d in check.details]
         for detail in details:
+            # the game the sentence names is looked in first: the same dice and screens
+            # recur in several games
+            said = str(detail.get("message", ""))
+            order = sorted(plans, key=lambda g: f"'{g}'" not in said)
             for block in _blocks(detail):
-                where = next(((game, line) for game in plans
+                where = next(((game, line) for game in order
                               if (line := locate(block, texts[game])) is not None), None)
                 if where is None:
                     continue

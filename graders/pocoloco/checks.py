@@ -157,6 +157,15 @@ def check_tie_break_applied(games, result):
                         f"the die your program rolled (\"{faked[0]}\"): the result was decided "
                         "by something other than chance.",
                         evidence=reading.excerpt(span_of(reading, index)))
+        counted = reading.outcomes_between(reading.after(index)) if len(tied) > 2 else None
+        if counted and counted[1] and counted[0] < len(tied):
+            # fewer ways for the draws to come out than tied players: someone can never be
+            # picked, whatever the rule says
+            result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(tied))}), but the "
+                        f"random draws your program made there ({', '.join(counted[1])}) "
+                        f"could come out only {counted[0]} way(s), so one of the "
+                        f"{len(tied)} tied players could never be picked.",
+                        evidence=reading.excerpt(span_of(reading, index)))
         line = reading.tie_lines_narrow(reading.after(index), tied) if len(tied) > 2 else None
         if line:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(tied))}), but your "
@@ -502,11 +511,12 @@ def check_game_over(games, result):
     tail_span = reading.after(last.index)
     tail = reading.slice(tail_span)
     if reading.game.transcript.crashed or reading.game.stopped_early:
-        result.fail(f"The game did not end properly. {reading.transcript.ended_how}",
-                    evidence=reading.excerpt(tail_span))
+        result.fail(f"The '{GAME_OVER.name}' game did not end properly. "
+                    f"{reading.transcript.ended_how}", evidence=reading.excerpt(tail_span))
     final = reading.standings_at_end()
     if len(final) < len(reading.names):
-        result.fail("The final chip counts of all players were not printed at the end.",
+        result.fail(f"The final chip counts of all players were not printed at the end of the "
+                    f"'{GAME_OVER.name}' game.",
                     evidence=reading.excerpt(tail_span))
     # The winner is whoever the program's own final counts show at the bottom (0 chips, or
     # below zero where debts are allowed): this item is about announcing, not arithmetic.
@@ -517,8 +527,8 @@ def check_game_over(games, result):
              and any(name.lower() in line.lower() for name in winners)
              and not ROUND_WIN.search(line)]
     if not lines:
-        result.fail(f"The game ended with {' and '.join(winners)} on {fewest} chips, but the "
-                    f"grader found no line naming the winner.",
+        result.fail(f"The '{GAME_OVER.name}' game ended with {' and '.join(winners)} on "
+                    f"{fewest} chips, but the grader found no line naming the winner.",
                     evidence=reading.excerpt(tail_span))
 
 

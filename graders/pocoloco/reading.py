@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -345,6 +346,23 @@ class Reading:
         # tied player's chance, over several choices
         return [] if covered >= tied else narrow
 
+    def outcomes_between(self, span: tuple[int, int]) -> tuple[int, list[str]] | None:
+        """How many ways the random draws in a span could come out together (the product of
+        each draw's outcomes), and the draws; None when a draw's outcomes are not counted
+        (random(), uniform(), ...). Shuffles that order the next round are left out."""
+        ways, calls = 1, []
+        for mark in self.transcript.draws:
+            if not span[0] < mark.pos < span[1] or "order_round" in (mark.data.get("kit") or {}):
+                continue
+            fn, req = mark.data.get("fn"), mark.data.get("req") or {}
+            count = _outcomes(fn, req)
+            if count is None:
+                return None
+            ways *= count
+            bounds = f"{req['a']}, {req['b']}" if "a" in req else f"{req.get('n', '?')} items"
+            calls.append(f"random.{fn}({bounds})")
+        return ways, calls
+
     def tie_lines_narrow(self, span: tuple[int, int], tied: set[str]) -> str | None:
         """A line announcing a tie-break (a roll-off, a tie) among some of the tied players
         but not all of them, when no such line names them all; None otherwise."""
@@ -457,3 +475,18 @@ class Reading:
         finals = round_.finals
         high, low = rules.highest_and_lowest(finals)
         return high, low, rules.transfer_amount(finals)
+
+
+def _outcomes(fn, req: dict) -> int | None:
+    """How many different results one random call could give (None: not counted here)."""
+    if fn == "randint" and "a" in req:
+        return max(1, req["b"] - req["a"] + 1)
+    if fn == "randrange" and "a" in req:
+        return max(1, len(range(req["a"], req["b"], req.get("step", 1) or 1)))
+    if fn == "choice" and req.get("n"):
+        return req["n"]
+    if fn in ("choices", "sample") and req.get("n"):
+        return req["n"] ** req.get("k", 1)
+    if fn == "shuffle" and req.get("n"):
+        return math.factorial(min(req["n"], 12))
+    return None

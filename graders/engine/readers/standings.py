@@ -40,6 +40,13 @@ def numbers_by_name(line: str, names: list[str],
         return {}
     spots = sorted((m.start(), m.end(), name) for name in names
                    for m in _name_pattern(name).finditer(line))
+    # a line that spells some name as the program does reads names only so spelled (or in
+    # capitals): a player called Max is not the "max" of "Rex (max 3 rolls)"; a line all in
+    # small letters ("mo currently has 19 chips") is read in any case
+    spelled = [spot for spot in spots
+               if line[spot[0]:spot[1]] in (spot[2], spot[2].upper(), spot[2].title())]
+    if spelled:
+        spots = spelled
     # a name inside a longer one is that one's ("CPU Juno: 10" is CPU Juno's, not Juno's)
     spots = [spot for spot in spots if not any(
         other[0] <= spot[0] and spot[1] <= other[1] and other[1] - other[0] > spot[1] - spot[0]
