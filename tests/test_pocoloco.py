@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 import pytest
 
@@ -26,6 +27,8 @@ CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists
 MUTANTS = mutants.manifest("pocoloco")
 # correct programs the grader cannot follow (README, Known limits): they must reach a TA
 FLAGGED = sorted((POCO / "flagged").iterdir())
+# programs with a real class's flaws, each marked item by item by a careful TA (TA.toml)
+TA_MARKED = sorted(p for p in (POCO / "ta_marked").iterdir() if (p / "TA.toml").exists())
 
 
 def _name(path):
@@ -40,10 +43,11 @@ def graded(tmp_path_factory):
     built = mutants.build("pocoloco", folder)
     variants = mutants.build("pocoloco", folder, "variants")
     paths = [KIT_ROOT / "reference" / "pocoloco"] + CORRECT + list(variants.values()) + \
-        [built[name] for name in MUTANTS] + FLAGGED
+        [built[name] for name in MUTANTS] + FLAGGED + TA_MARKED
     names = ["reference"] + [f"correct-{_name(p)}" for p in CORRECT] + \
         [f"correct-{name}" for name in variants] + \
-        [f"mutant-{name}" for name in MUTANTS] + [f"flagged-{p.name}" for p in FLAGGED]
+        [f"mutant-{name}" for name in MUTANTS] + [f"flagged-{p.name}" for p in FLAGGED] + \
+        [f"ta-{p.name}" for p in TA_MARKED]
     return grade("pocoloco", paths, names)
 
 
@@ -301,3 +305,20 @@ def test_the_game_over_sentences_hold_in_the_transcript(graded):
                 text = report.attachments[f"transcripts/{before.group(1)}.txt"]
                 assert not re.search(rf"\bround\W{{0,3}}{before.group(2)}\b", text, re.I), \
                     (name, sentence)
+
+
+@pytest.mark.parametrize("program", [p.name for p in TA_MARKED])
+def test_the_grader_agrees_with_a_careful_ta(graded, program):
+    """Every item the TA gave in full gets full marks (no deduction a TA would not make);
+    every item the TA took marks from loses marks or is left to a TA, unless the TA's file
+    says the flaw never shows in the grader's games ('unseen')."""
+    marks = tomllib.loads((POCO / "ta_marked" / program / "TA.toml").read_text())
+    report = graded[f"ta-{program}"]
+    scores = objective(report)
+    false_deductions = {item: scores[item] for item, ta in marks.items()
+                        if ta["mark"] == "full" and scores[item][0] < scores[item][1]}
+    assert not false_deductions, [c.messages for v in report.verdicts for c in v.checks
+                                  if v.item.id in false_deductions]
+    missed = {item: ta["why"] for item, ta in marks.items() if ta["mark"] == "lost"
+              and "unseen" not in ta and scores[item][0] >= scores[item][1]}
+    assert not missed
