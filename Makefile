@@ -4,7 +4,7 @@
 # Ubuntu's) is built with profile-guided optimisation, a pyenv or source build of the same
 # version by default is not: on the same machine the test suite took about 5 % less CPU, the kit's
 # own processes about a fifth less. The students' programs run on the newest Python the
-# machine has either way (graders/engine/pythons.py).
+# machine has either way (graders/engine/run/pythons.py).
 SYSTEM_PYTHON := /usr/bin/python3
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell $(SYSTEM_PYTHON) -c "import sys, ensurepip, venv; \
@@ -62,7 +62,7 @@ browser:
 
 ## PNGs of the HTML reports of `make grade` in $(REPORTS)/$(ASSIGNMENT)/screenshots/.
 screenshots: browser grade
-	$(call quote,$(BIN)/python) -m graders.engine.html $(call quote,$(REPORTS)/$(ASSIGNMENT))
+	$(call quote,$(BIN)/python) -m graders.engine.course.html $(call quote,$(REPORTS)/$(ASSIGNMENT))
 
 ## A student's self-check: make check ASSIGNMENT=pocoloco FILE=a5.py
 check: $(STAMP)

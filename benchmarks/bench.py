@@ -34,9 +34,9 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(KIT))
 
-from graders.engine import forkserver, pythons, sandbox  # noqa: E402
-from graders.engine.harness import Child, prepare_workdir  # noqa: E402
-from graders.engine.submissions import from_path  # noqa: E402
+from graders.engine.run import forkserver, pythons, sandbox  # noqa: E402
+from graders.engine.run.harness import Child, prepare_workdir  # noqa: E402
+from graders.engine.grading.submissions import from_path  # noqa: E402
 from graders.pocoloco.play import play  # noqa: E402
 from graders.pocoloco.scenarios import ALL  # noqa: E402
 

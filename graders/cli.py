@@ -27,8 +27,10 @@ import time
 import traceback
 from pathlib import Path
 
-from .engine import classbook, replay_command, reports, sandbox, submissions
-from .engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
+from .engine.course import classbook
+from .engine.grading import replay_command, reports, submissions
+from .engine.run import sandbox
+from .engine.judge.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from .platforms import classroom, gradescope, outputs, prairielearn, student_kit
 
 GRADERS = Path(__file__).resolve().parent
@@ -62,7 +64,7 @@ def _run_grader(rubric: Rubric, graded: list, **options) -> list:
     """``plugin.run`` with the assignment's grader, imported only when something is graded:
     pytest and the grading engine are most of the kit's start-up, and a Classroom step that
     reads the stored result, ``list``, ``report`` and ``export`` need neither."""
-    from .engine import plugin
+    from .engine.grading import plugin
     return plugin.run(rubric, graded, GRADERS / rubric.assignment, **options)
 
 
@@ -229,7 +231,7 @@ def cmd_check(args) -> int:
         folder = Path(args.out)
         reports.write_submission(report, folder)
         # drawn for a terminal (tables, code, links as paths); the file stays Markdown
-        from .engine import terminal
+        from .engine.course import terminal
         print()
         terminal.print_markdown("## " + reports.feedback_markdown(report).split("\n## ", 1)[-1],
                                 folder)

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from graders.cli import GRADERS
-from graders.engine import plugin
-from graders.engine.harness import Limits, prepare_workdir, remove_folder
-from graders.engine.rubric import KIT_ROOT, Rubric
-from graders.engine.session import Session
-from graders.engine.submissions import from_path
+from graders.engine.grading import plugin
+from graders.engine.run.files import remove_folder
+from graders.engine.run.harness import Limits, prepare_workdir
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
+from graders.engine.drive.session import Session
+from graders.engine.grading.submissions import from_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # `make test` keeps every core busy on its own (pytest-xdist runs a module per core and one

@@ -1,7 +1,7 @@
 """Answer forms chosen from prompt wording."""
 import pytest
 
-from graders.engine.answers import forms, options
+from graders.engine.drive.answers import forms, options
 
 
 @pytest.mark.parametrize("prompt, intent, first", [

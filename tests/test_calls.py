@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from conftest import busy_machine, fresh_run_folder
-from graders.engine.calls import MAX_STUCK, FunctionCalls, output_at_calls
+from graders.engine.call.calls import MAX_STUCK, FunctionCalls, output_at_calls
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import sys
 import zipfile
 from pathlib import Path
 
-from graders.engine.rubric import KIT_ROOT
-from graders.engine.submissions import (discover, from_path, layout_warnings,
-                                        parse_canvas_name, safe_student)
+from graders.engine.judge.rubric import KIT_ROOT
+from graders.engine.grading.submissions import (discover, from_path, layout_warnings,
+                                                parse_canvas_name, safe_student)
 
 REFERENCE = KIT_ROOT / "reference" / "pocoloco" / "a5.py"
 TEMPLATE = KIT_ROOT / "student_template" / "pocoloco" / "a5.py"

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import classbook, html, reports
-from graders.engine.reports import SubmissionReport
-from graders.engine.rubric import CheckResult, Item, ItemVerdict, Rubric
-from graders.engine.submissions import discover, from_path
+from graders.engine.course import classbook, html
+from graders.engine.grading import reports
+from graders.engine.grading.reports import SubmissionReport
+from graders.engine.judge.rubric import CheckResult, Item, ItemVerdict, Rubric
+from graders.engine.grading.submissions import discover, from_path
 
 CHROMIUM = Path("/usr/bin/chromium")
 needs_chromium = pytest.mark.skipif(

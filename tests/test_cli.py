@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders.engine.submissions import discover
+from graders.engine.grading.submissions import discover
 
 from conftest import KIT_ROOT
 
@@ -113,7 +113,7 @@ def test_make_grade_and_check_take_paths_with_spaces_and_any_letters(tmp_path):
 def test_an_oversize_main_file_is_graded_as_refused(tmp_path):
     """A 21 MB a5.py (a program with megabytes of comments) is not "no a5.py": it scores 0,
     saying how big it is and the limit, with a results.json and exit status 0."""
-    from graders.engine.submissions import MAX_FILE_BYTES
+    from graders.engine.grading.submissions import MAX_FILE_BYTES
     source = (KIT_ROOT / "reference" / "pocoloco" / "a5.py").read_bytes()
     big = tmp_path / "a5.py"
     big.write_bytes(source + b"# " + b"x" * (21_076_738 - len(source) - 3) + b"\n")

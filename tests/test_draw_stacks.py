@@ -2,7 +2,7 @@
 boot file says "same stack"); the harness gives them the stack that draw carried."""
 from __future__ import annotations
 
-from graders.engine.harness import Child
+from graders.engine.run.harness import Child
 
 
 def test_every_draw_gets_the_stack_of_the_place_it_was_made(run_program):

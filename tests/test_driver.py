@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from graders.engine import driver
+from graders.engine.drive import driver
 
 GAME = """
     import random

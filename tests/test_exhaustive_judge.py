@@ -1,8 +1,8 @@
 """The exhaustive checks' default judge: a right answer is only compared, never spelled."""
 from __future__ import annotations
 
-from graders.engine import exhaustive as exhaustive_module
-from graders.engine.exhaustive import default_judge
+from graders.engine.call import exhaustive as exhaustive_module
+from graders.engine.call.exhaustive import default_judge
 
 
 def test_the_default_judge_spells_only_wrong_answers():

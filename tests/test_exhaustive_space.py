@@ -6,9 +6,9 @@ import marshal
 
 import pytest
 
-from graders.engine import exhaustive as engine
-from graders.engine.calls import FunctionCalls
-from graders.engine.exhaustive import exhaustive
+from graders.engine.call import exhaustive as engine
+from graders.engine.call.calls import FunctionCalls
+from graders.engine.call.exhaustive import exhaustive
 
 MODULE = '''
 class Thing:

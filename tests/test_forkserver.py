@@ -1,4 +1,4 @@
-"""The fork server (graders/engine/forkserver.py): runs forked from one warm interpreter must be
+"""The fork server (graders/engine/run/forkserver.py): runs forked from one warm interpreter must be
 as isolated as runs in a sandbox of their own, behave the same, and fall back to starting on
 their own wherever the server cannot work.
 
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import forkserver, sandbox
-from graders.engine.harness import Child, Limits, process_tree
-from graders.engine.harness import _children_of as harness_children
+from graders.engine.run import forkserver, sandbox
+from graders.engine.run.harness import Child, Limits
+from graders.engine.run.processes import children_of, process_tree
 
 from conftest import fresh_run_folder
 
@@ -265,7 +265,7 @@ def test_a_run_the_grader_cannot_find_is_killed_and_started_on_its_own(monkeypat
 def _live_children(pid: int) -> list[int]:
     """Children of ``pid`` that are not zombies."""
     found = []
-    for child in harness_children(pid):
+    for child in children_of(pid):
         try:
             if _status(child)["State"][0] != "Z":
                 found.append(child)

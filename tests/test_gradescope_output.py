@@ -2,8 +2,8 @@
 list), and no description of the games that stay hidden until the due date."""
 from __future__ import annotations
 
-from graders.engine.reports import SubmissionReport
-from graders.engine.rubric import CheckResult, Item, ItemVerdict, Rubric
+from graders.engine.grading.reports import SubmissionReport
+from graders.engine.judge.rubric import CheckResult, Item, ItemVerdict, Rubric
 from graders.platforms import gradescope
 
 GAMES = ("The program crashed: NameError: name 'nmae' is not defined. This happened in 3 of "

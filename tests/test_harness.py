@@ -7,13 +7,13 @@ import textwrap
 import threading
 import time
 
-from graders.engine.calls import FunctionCalls
-from graders.engine.draws import ScriptedDice
-from graders.engine import harness, pythons
-from graders.engine.harness import Child, Limits, take_grader_problems
-from graders.engine.plugin import Budget
-from graders.engine.session import Session
-from graders.engine.rubric import KIT_ROOT
+from graders.engine.call.calls import FunctionCalls
+from graders.engine.run.draws import ScriptedDice
+from graders.engine.run import harness, pythons
+from graders.engine.run.harness import Child, Limits, take_grader_problems
+from graders.engine.grading.plugin import Budget
+from graders.engine.drive.session import Session
+from graders.engine.judge.rubric import KIT_ROOT
 
 from conftest import fresh_run_folder
 

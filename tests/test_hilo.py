@@ -20,10 +20,12 @@ import mutants
 from conftest import (assert_loses_exactly, fresh_run_folder, item_text, not_full,
                       verdicts_by_student)
 
-from graders.engine import loaded as cards
-from graders.engine import plugin, readability, static, submissions
-from graders.engine.loaded import LoadedCards, PlayingCard
-from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.engine.drive import loaded as cards
+from graders.engine.grading import plugin, submissions
+from graders.engine.judge import readability
+from graders.engine.run import static
+from graders.engine.drive.loaded import LoadedCards, PlayingCard
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
 from graders.hilo import console, functions
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "hilo"

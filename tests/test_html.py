@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import html, reports, similarity
-from graders.engine.reports import SubmissionReport
-from graders.engine.rubric import CheckResult, Item, ItemVerdict, Rubric
+from graders.engine.course import html, similarity
+from graders.engine.grading import reports
+from graders.engine.grading.reports import SubmissionReport
+from graders.engine.judge.rubric import CheckResult, Item, ItemVerdict, Rubric
 
 from conftest import KIT_ROOT
 

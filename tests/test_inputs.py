@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import pythons, static
-from graders.engine.rubric import Rubric
-from graders.engine.submissions import (MAX_ZIP_BYTES, MAX_ZIP_MEMBERS, discover, from_path,
-                                        read_regular_file)
+from graders.engine.run import pythons, static
+from graders.engine.judge.rubric import Rubric
+from graders.engine.grading.submissions import MAX_ZIP_BYTES, MAX_ZIP_MEMBERS, discover, from_path
+from graders.engine.run.files import read_regular_file
 
 from conftest import FIXTURES, KIT_ROOT, grade, objective, scores
 

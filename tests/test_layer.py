@@ -8,16 +8,18 @@ from itertools import product
 
 import pytest
 
-from graders.engine import plugin, readability, static
-from graders.engine.calls import Case, FunctionCalls, Kit, call_problem, parse_call, same
-from graders.engine.draws import ScriptedDice, die_offset
-from graders.engine.exhaustive import exhaustive
-from graders.engine.harness import Child, Limits, run_folder
-from graders.engine.loaded import ScriptedValues
-from graders.engine.session import Session
-from graders.engine.requirements import Requirement, better, check, score
-from graders.engine.rubric import KIT_ROOT, CheckResult, Fail, Item, Rubric
-from graders.engine.submissions import from_path
+from graders.engine.grading import plugin
+from graders.engine.judge import readability
+from graders.engine.run import static
+from graders.engine.call.calls import Case, FunctionCalls, Kit, call_problem, parse_call, same
+from graders.engine.run.draws import ScriptedDice, die_offset
+from graders.engine.call.exhaustive import exhaustive
+from graders.engine.run.harness import Child, Limits, run_folder
+from graders.engine.drive.loaded import ScriptedValues
+from graders.engine.drive.session import Session
+from graders.engine.judge.requirements import Requirement, better, check, score
+from graders.engine.judge.rubric import KIT_ROOT, CheckResult, Fail, Item, Rubric
+from graders.engine.grading.submissions import from_path
 
 from layer_helpers import kit_pairs
 

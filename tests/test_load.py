@@ -17,7 +17,7 @@ import textwrap
 import pytest
 
 from conftest import GRADING_WORKERS, KIT_ROOT, busy_machine, fresh_run_folder, grade, scores
-from graders.engine.harness import Child, Limits
+from graders.engine.run.harness import Child, Limits
 
 QUIET_COPIES = 3
 BUSY_COPIES = 1

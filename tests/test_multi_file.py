@@ -10,8 +10,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from graders.engine.readability import measure
-from graders.engine.submissions import MAX_DEPTH, discover, from_path
+from graders.engine.judge.readability import measure
+from graders.engine.grading.submissions import MAX_DEPTH, discover, from_path
 
 from conftest import FIXTURES, KIT_ROOT
 

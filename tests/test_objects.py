@@ -1,13 +1,13 @@
-"""Tests of the engine's object probes (graders/engine/objects.py) on a small class."""
+"""Tests of the engine's object probes (graders/engine/call/objects.py) on a small class."""
 from __future__ import annotations
 
 import pytest
 
-from graders.engine.calls import FunctionCalls
-from graders.engine.draws import ScriptedDice
-from graders.engine.harness import Limits
-from graders.engine.objects import Probe, Prober, judge, probes_from
-from graders.engine.requirements import check
+from graders.engine.call.calls import FunctionCalls
+from graders.engine.run.draws import ScriptedDice
+from graders.engine.run.harness import Limits
+from graders.engine.call.objects import Probe, Prober, judge, probes_from
+from graders.engine.judge.requirements import check
 
 COUNTER = '''import random
 

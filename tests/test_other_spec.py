@@ -14,9 +14,9 @@ import ast
 import pytest
 
 from conftest import FIXTURES, grade, item_text, verdicts_by_student
-from graders.engine import reports as reports_module
-from graders.engine.diagnose import sentence_start
-from graders.engine.objects import Outcome, Probe, judge
+from graders.engine.grading import reports as reports_module
+from graders.engine.judge.diagnose import sentence_start
+from graders.engine.call.objects import Outcome, Probe, judge
 
 # (assignment, fixture) -> the name its report gets
 OTHER_SPEC = {("poker_dice", "renamed_functions"), ("poker_dice", "crash_first_line"),

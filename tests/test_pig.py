@@ -1,4 +1,4 @@
-"""Tests of the Pig grader, the guide's worked console example (graders/engine/driver.py).
+"""Tests of the Pig grader, the guide's worked console example (graders/engine/drive/driver.py).
 
 The reference and every correct program get full marks on every automatic item, whichever way
 they ask (before the first roll of a turn or after it, "(r/h)", "1 = roll, 2 = hold", whole
@@ -16,8 +16,8 @@ import mutants
 
 from conftest import assert_loses_exactly, item_text, not_full, verdicts_by_student
 
-from graders.engine import plugin, submissions
-from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.engine.grading import plugin, submissions
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
 from graders.pig import games
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "pig"

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from graders.cli import assignments
-from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
 
 SCHEMAS = Path(__file__).parent / "schemas"
 PYTHON = sys.executable
@@ -347,7 +347,9 @@ def test_built_wheel_lists_and_grades_in_a_fresh_venv(tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
     assert "graders/kitdata/assignments/pocoloco/rubric.toml" in names
-    assert "graders/engine/grader.ini" in names
+    # package data found where the engine looks for it at run time
+    assert {"graders/engine/grading/grader.ini", "graders/engine/run/boot/kitboot.py",
+            "graders/engine/course/templates/feedback.html.j2"} <= set(names)
     # only the reference a grader reads at grading time (Poker Dice runs a student's tests
     # on it); no other reference solution
     references = {n for n in names if "/reference/" in n}

@@ -16,8 +16,10 @@ import pytest
 
 import mutants
 from conftest import FIXTURES, KIT_ROOT, grade, objective
-from graders.engine import diagnose as engine_diagnose, plugin, studenttests
-from graders.engine.rubric import Rubric
+from graders.engine.judge import diagnose as engine_diagnose
+from graders.engine.grading import plugin
+from graders.engine.call import studenttests
+from graders.engine.judge.rubric import Rubric
 from graders.poker_dice import functions, helptext, rules, scenarios
 
 POKER = FIXTURES / "poker_dice"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine import readability
-from graders.engine.rubric import Rubric
+from graders.engine.judge import readability
+from graders.engine.judge.rubric import Rubric
 
 # three statements of code with no comment, two one-letter loop variables, one one-letter
 # parameter (p) and four one-letter assigned variables (a, b, c, d)

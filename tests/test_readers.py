@@ -1,8 +1,8 @@
 """Transcript readers: boxes, big dice, standings."""
-from graders.engine.readers.boxes import find_boxed
-from graders.engine.readers.dice import find_dice
-from graders.engine.readers.standings import last_standings, numbers_by_name
-from graders.engine.transcript import clean
+from graders.engine.drive.readers.boxes import find_boxed
+from graders.engine.drive.readers.dice import find_dice
+from graders.engine.drive.readers.standings import last_standings, numbers_by_name
+from graders.engine.drive.transcript import clean
 
 
 def _box(text, n=1):
@@ -141,7 +141,7 @@ def test_a_name_inside_a_longer_name_is_the_longer_ones():
 
 def test_standings_may_read_points_when_a_game_counts_points():
     """"7 points" is no chip count by default; a game of points passes its own words."""
-    from graders.engine.readers import standings
+    from graders.engine.drive.readers import standings
     line = "Sam has 12 points, Computer has 20 points"
     assert standings.numbers_by_name(line, ["Sam", "Computer"]) == {}
     assert standings.numbers_by_name(line, ["Sam", "Computer"], not_after=()) == {
@@ -151,7 +151,7 @@ def test_standings_may_read_points_when_a_game_counts_points():
 
 
 def test_score_rows_in_other_spellings_and_columns():
-    from graders.engine.readers import score_table
+    from graders.engine.drive.readers import score_table
     text = "You rolled 4.\nYour score: 12\nCPU has 20"
     spellings = {"You": ("your",), "Computer": ("cpu",)}
     assert score_table.rows(text, ["You", "Computer"]) == {"You": 4}

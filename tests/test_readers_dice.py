@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from graders.engine.readers import dice_rows, score_table
-from graders.engine.readers.dice import find_dice, learn_pictures
+from graders.engine.drive.readers import dice_rows, score_table
+from graders.engine.drive.readers.dice import find_dice, learn_pictures
 
 MENU = re.compile(r"\b(Twos|Threes|Chance)\b", re.I)
 

@@ -1,4 +1,4 @@
-"""Replaying a graded game at home (graders/engine/replay.py, ``gradekit replay``).
+"""Replaying a graded game at home (graders/engine/grading/replay.py, ``gradekit replay``).
 
 - For a handful of programs of each assignment that plays games in a terminal (all of their
   correct fixtures with REPLAY_ALL_FIXTURES=1), every game the grader played replays to the
@@ -22,10 +22,11 @@ import pexpect
 import pytest
 
 import mutants
-from graders.engine import replay
-from graders.engine.harness import prepare_workdir, remove_folder
-from graders.engine.reports import attachment_text, feedback_markdown
-from graders.engine.submissions import from_path
+from graders.engine.grading import replay
+from graders.engine.run.files import remove_folder
+from graders.engine.run.harness import prepare_workdir
+from graders.engine.grading.reports import attachment_text, feedback_markdown
+from graders.engine.grading.submissions import from_path
 from graders.platforms import student_kit
 from graders.pocoloco.scenarios import PUBLIC
 
@@ -156,7 +157,7 @@ def test_the_student_kit_holds_no_plan_and_the_self_check_plays_public_games(tmp
     with zipfile.ZipFile(kit) as archive:
         names = archive.namelist()
         assert not [n for n in names if n.endswith(replay.PLAN_SUFFIX)]
-        assert any(n.endswith("graders/engine/replay.py") for n in names)
+        assert any(n.endswith("graders/engine/grading/replay.py") for n in names)
     # a program with a public failure: the self-check keeps the plans its command needs
     built = mutants.build("pocoloco", tmp_path / "built")
     program = tmp_path / "a5.py"

@@ -5,12 +5,12 @@ import json
 import subprocess
 import sys
 
-from graders.engine import reports
-from graders.engine.harness import Event
-from graders.engine.reports import (ATTACHMENT_BYTES, ITEM_CHARS, REPORT_BYTES,
-                                    SubmissionReport, feedback_markdown, results_json)
-from graders.engine.rubric import CheckResult, Item, ItemVerdict, Rubric
-from graders.engine.transcript import LINE_CAP, Transcript, cap_line
+from graders.engine.grading import reports
+from graders.engine.run.harness import Event
+from graders.engine.grading.reports import (ATTACHMENT_BYTES, ITEM_CHARS, REPORT_BYTES,
+                                            SubmissionReport, feedback_markdown, results_json)
+from graders.engine.judge.rubric import CheckResult, Item, ItemVerdict, Rubric
+from graders.engine.drive.transcript import LINE_CAP, Transcript, cap_line
 
 from conftest import FIXTURES, KIT_ROOT
 

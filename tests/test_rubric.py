@@ -8,11 +8,11 @@ import textwrap
 
 import pytest
 
-from graders.engine import plugin
-from graders.engine.reports import (SubmissionReport, feedback_markdown, results_json,
-                                    summary_text, write_class)
-from graders.engine.rubric import CheckResult, Item, NotJudged, Rubric, score_items
-from graders.engine.submissions import from_path
+from graders.engine.grading import plugin
+from graders.engine.grading.reports import (SubmissionReport, feedback_markdown, results_json,
+                                            summary_text, write_class)
+from graders.engine.judge.rubric import CheckResult, Item, NotJudged, Rubric, score_items
+from graders.engine.grading.submissions import from_path
 
 RUBRIC = Rubric("toy", "Toy game", "game.py", ["game.py"],
                 [Item("rolls", 4, "Rolls dice"), Item("chips", 2, "Chips move"),
@@ -160,7 +160,7 @@ def test_plugin_scores_not_judged_checks_and_fixtures(tmp_path):
     grader.mkdir()
     (grader / "checks.py").write_text(textwrap.dedent("""
         import pytest
-        from graders.engine.rubric import NotJudged
+        from graders.engine.judge.rubric import NotJudged
 
         @pytest.fixture(scope="session")
         def second_game(submission):

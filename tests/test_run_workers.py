@@ -9,9 +9,10 @@ import pytest
 import mutants
 from conftest import KIT_ROOT, scores
 from graders.cli import GRADERS
-from graders.engine import harness, plugin
-from graders.engine.rubric import Item, Rubric
-from graders.engine.submissions import from_path
+from graders.engine.run import harness
+from graders.engine.grading import plugin
+from graders.engine.judge.rubric import Item, Rubric
+from graders.engine.grading.submissions import from_path
 
 RUBRIC = Rubric.load("pocoloco")
 

@@ -34,10 +34,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import forkserver, pythons, sandbox
-from graders.engine.harness import Child, Limits
-from graders.engine.rubric import Rubric
-from graders.engine.session import Session
+from graders.engine.run import forkserver, pythons, sandbox
+from graders.engine.run.harness import Child, Limits
+from graders.engine.judge.rubric import Rubric
+from graders.engine.drive.session import Session
 
 from conftest import FIXTURES, KIT_ROOT, fresh_run_folder
 

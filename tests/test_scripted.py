@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from graders.engine import scripted
-from graders.engine.scripted import (Expect, Money, Questions, Scenario, Step, Stop, follow, judge,
-                                     play)
+from graders.engine.drive import scripted
+from graders.engine.drive.scripted import (Expect, Money, Questions, Scenario, Step, Stop, follow,
+                                           judge, play)
 
 GAME = """
     import random
@@ -197,7 +197,7 @@ def test_a_number_to_show_must_say_its_unit():
 
 def test_one_pause_and_a_confirmation_is_not_a_pause():
     """The engine has one pause (readers/prompts.py); Confirm types yes, Pause types Enter."""
-    from graders.engine.readers import prompts
+    from graders.engine.drive.readers import prompts
     assert scripted.is_pause is prompts.is_pause
     assert prompts.kind_of("Press Enter to see the options", [{"enter": prompts.is_pause},
                                                               {"option": re.compile("option")}],
@@ -205,19 +205,8 @@ def test_one_pause_and_a_confirmation_is_not_a_pause():
     assert scripted.Confirm().typed == "y" and scripted.Pause().typed == ""
 
 
-def test_requirements_do_not_load_the_style_checker():
-    """A grader that builds Requirements does not pull in pycodestyle (rubric -> readability
-    -> static)."""
-    import subprocess
-    import sys
-    done = subprocess.run([sys.executable, "-c", "import sys, graders.engine.requirements; "
-                           "print('pycodestyle' in sys.modules)"], capture_output=True,
-                          text=True, check=True)
-    assert done.stdout.strip() == "False"
-
-
 def test_attempts_hand_out_each_form_once():
-    from graders.engine import answers
+    from graders.engine.drive import answers
     attempt = answers.Attempts("Keep rolling? ", "no")
     forms = [attempt.next() for _ in range(len(attempt.forms) + 1)]
     assert forms[:2] == ["n", "no"] and forms[-1] is None and len(set(forms[:-1])) == len(

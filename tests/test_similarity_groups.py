@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import html, reports, similarity
-from graders.engine.rubric import Rubric
+from graders.engine.course import html, similarity
+from graders.engine.grading import reports
+from graders.engine.judge.rubric import Rubric
 
 from conftest import KIT_ROOT
 

@@ -1,5 +1,5 @@
 """Runs of one submission that start the same way and end before reading anything (see
-``graders.engine.starts``): the first one runs, the others take its record."""
+``graders.engine.run.starts``): the first one runs, the others take its record."""
 from __future__ import annotations
 
 import textwrap
@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from graders.engine import harness, starts
-from graders.engine.harness import Child, Limits
-from graders.engine.session import Session
+from graders.engine.run import harness, starts
+from graders.engine.run.harness import Child, Limits
+from graders.engine.drive.session import Session
 
 from conftest import fresh_run_folder
 

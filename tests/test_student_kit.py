@@ -16,8 +16,9 @@ import pytest
 
 import mutants
 from graders.cli import assignments
-from graders.engine.rubric import KIT_ROOT, Rubric
-from graders.platforms import student_check, student_kit
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
+from graders import student_check
+from graders.platforms import student_kit
 
 PYTHON = sys.executable
 SHORTEST = 20          # shorter lines (`return reading`, `else:`) say nothing about a check

@@ -1,4 +1,4 @@
-"""Tests of the engine's student-tests lane (graders/engine/studenttests.py) on a small project
+"""Tests of the engine's student-tests lane (graders/engine/call/studenttests.py) on a small project
 of its own: a plan read from TOML, the student's tests run in one sandboxed pytest session on
 their project, the reference and its broken copies, and the judging of what they caught."""
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import plugin, studenttests
-from graders.engine.rubric import CheckResult, Fail, NotJudged
-from graders.engine.studenttests import FolderResult
+from graders.engine.grading import plugin
+from graders.engine.call import studenttests
+from graders.engine.judge.rubric import CheckResult, Fail, NotJudged
+from graders.engine.call.studenttests import FolderResult
 
 REFERENCE = 'RATES = {"gold": 3, "silver": 2}\n\n\ndef price(metal, grams):\n' \
             '    """The price of some grams of a metal."""\n' \
@@ -176,7 +177,7 @@ def test_lent_bytecode_is_made_again_when_the_packages_are_reinstalled(tmp_path,
     """The lent packages' bytecode (read-only in the sandbox) matches the files installed now:
     after a reinstall (new files, new times) a folder made before would be stale, and every
     import in a student-test run would compile the package from source."""
-    from graders.engine import pythons
+    from graders.engine.run import pythons
     monkeypatch.setattr(pythons, "BYTECODE_ROOT", tmp_path / "bytecode")
     site = tmp_path / "site"
     package = site / "lentpkg"

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from graders.engine import classbook
-from graders.engine.rubric import Rubric
+from graders.engine.course import classbook
+from graders.engine.judge.rubric import Rubric
 
 from conftest import KIT_ROOT
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from graders.engine import terminal
+from graders.engine.course import terminal
 
 from conftest import KIT_ROOT
 

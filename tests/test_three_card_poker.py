@@ -20,9 +20,10 @@ import mutants
 
 from conftest import item_text, verdicts_by_student
 
-from graders.engine import plugin, readability, submissions
-from graders.engine import reports as reports_module
-from graders.engine.rubric import KIT_ROOT, Rubric, share
+from graders.engine.grading import plugin, submissions
+from graders.engine.judge import readability
+from graders.engine.grading import reports as reports_module
+from graders.engine.judge.rubric import KIT_ROOT, Rubric, share
 from graders.three_card_poker import game, rounds, rules
 from graders.three_card_poker.checks import AT_IMPORT_SHARE
 

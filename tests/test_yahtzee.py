@@ -15,9 +15,10 @@ import mutants
 
 from conftest import item_text, not_full, verdicts_by_student
 
-from graders.engine import dicegame, plugin, submissions
-from graders.engine.readers import prompts, score_table
-from graders.engine.rubric import KIT_ROOT, Rubric
+from graders.engine.drive import dicegame
+from graders.engine.grading import plugin, submissions
+from graders.engine.drive.readers import prompts, score_table
+from graders.engine.judge.rubric import KIT_ROOT, Rubric
 from graders.yahtzee import functions, games, rules
 
 FIXTURES = KIT_ROOT / "tests" / "fixtures" / "yahtzee"

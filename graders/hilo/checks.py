@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine.readability import check_readability as readability_item
-from graders.engine.requirements import require as engine_require
-from graders.engine.requirements import score
+from graders.engine.judge.readability import check_readability as readability_item
+from graders.engine.judge.requirements import require as engine_require
+from graders.engine.judge.requirements import score
 
 from . import console, functions
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine.harness import run_folder
-from graders.engine.replay import attach_game, game_header, slug
+from graders.engine.run.harness import run_folder
+from graders.engine.grading.replay import attach_game, game_header, slug
 
 from . import console, functions
 

@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.engine.harness import Limits
-from graders.engine.session import Session
+from graders.engine.run.harness import Limits
+from graders.engine.drive.session import Session
 
-from graders.engine.loaded import LoadedCards, PlayingCard, find_cards
-from graders.engine.requirements import Requirement, check
-from graders.engine.scripted import amounts as money, is_pause
+from graders.engine.drive.loaded import LoadedCards, PlayingCard, find_cards
+from graders.engine.judge.requirements import Requirement, check
+from graders.engine.drive.scripted import amounts as money, is_pause
 
 START_PURSE = 100
 LIMIT_FIELDS = {"cpu_seconds": 3}     # a game's CPU verdict (capped by the budget)

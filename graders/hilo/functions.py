@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graders.engine.calls import Case, FunctionCalls, Kit, call_problem
-from graders.engine.harness import run_folder
-from graders.engine.loaded import RANKS, SUITS, LoadedCards, PlayingCard
-from graders.engine.requirements import Requirement, check
+from graders.engine.call.calls import Case, FunctionCalls, Kit, call_problem
+from graders.engine.run.harness import run_folder
+from graders.engine.drive.loaded import RANKS, SUITS, LoadedCards, PlayingCard
+from graders.engine.judge.requirements import Requirement, check
 
 from . import probe
 

@@ -10,11 +10,11 @@ import re
 
 import pytest
 
-from graders.engine import driver
-from graders.engine.harness import run_folder
-from graders.engine.readability import MAX_LINE, measure
-from graders.engine.readability import check_readability as readability_item
-from graders.engine.requirements import Requirement, score
+from graders.engine.drive import driver
+from graders.engine.run.harness import run_folder
+from graders.engine.judge.readability import MAX_LINE, measure
+from graders.engine.judge.readability import check_readability as readability_item
+from graders.engine.judge.requirements import Requirement, score
 
 from . import games
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graders.engine import driver
-from graders.engine.readers import outcome, score_table
-from graders.engine.scripted import Stop
+from graders.engine.drive import driver
+from graders.engine.drive.readers import outcome, score_table
+from graders.engine.drive.scripted import Stop
 
 GOAL, HOLDS_AT = 100, 20
 # The names a program may give the players ("Your score", "CPU: 20", the name it asked for),

@@ -9,5 +9,4 @@ results formats, and the students' self-check kit.
 | `prairielearn.py` | PrairieLearn's external-grading results and question files |
 | `classroom.py` | GitHub Classroom's workflow, per-item results and exit statuses |
 | `student_kit.py` | the student kit: handout, template, public self-check only |
-| `student_check.py` | the student kit's command (the line rule alone where no pty exists) |
 """

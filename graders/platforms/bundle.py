@@ -2,7 +2,7 @@
 command line, this package, that assignment's grader, rubric, handout and template, and its
 reference only when its grader reads it while grading (Poker Dice runs a student's own tests
 on the reference). Laid out like the repository, so the copy runs with ``PYTHONPATH`` set to
-its folder (``graders.engine.rubric.DATA_ROOT`` is then that folder).
+its folder (``graders.engine.judge.rubric.DATA_ROOT`` is then that folder).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-from ..engine.rubric import DATA_ROOT, KIT_ROOT
+from ..engine.judge.rubric import DATA_ROOT, KIT_ROOT
 
 GRADERS = KIT_ROOT / "graders"
 SUFFIXES = {".py", ".toml", ".md", ".ini", ".j2"}

@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from ..engine.rubric import Rubric
+from ..engine.judge.rubric import Rubric
 from . import bundle
 
 STORE = Path(".gradekit") / "results.json"      # in the student's repository, per run

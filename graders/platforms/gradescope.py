@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..engine import reports
-from ..engine.reports import AFTER_PUBLISHED, SubmissionReport
+from ..engine.grading import reports
+from ..engine.grading.reports import AFTER_PUBLISHED, SubmissionReport
 from . import bundle
 
 ROOT_ENV = "GRADEKIT_AUTOGRADER_ROOT"      # /autograder on Gradescope; a temporary folder in tests

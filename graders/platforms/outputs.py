@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..engine.reports import REPORT_BYTES, SubmissionReport
-from ..engine.rubric import Rubric
-from ..engine.submissions import Submission
+from ..engine.grading.reports import REPORT_BYTES, SubmissionReport
+from ..engine.judge.rubric import Rubric
+from ..engine.grading.submissions import Submission
 from . import gradescope, prairielearn
 
 PLATFORMS = ("gradescope", "prairielearn")

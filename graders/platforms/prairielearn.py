@@ -13,10 +13,11 @@ import json
 import uuid
 from pathlib import Path
 
-from ..engine import reports, static
-from ..engine.reports import SubmissionReport
-from ..engine.rubric import Rubric
-from ..engine.submissions import Submission
+from ..engine.grading import reports
+from ..engine.run import static
+from ..engine.grading.reports import SubmissionReport
+from ..engine.judge.rubric import Rubric
+from ..engine.grading.submissions import Submission
 from . import bundle
 
 ROOT_ENV = "GRADEKIT_PL_ROOT"          # /grade in PrairieLearn's container; a folder in tests

@@ -26,8 +26,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.reports import SubmissionReport
-from ..engine.rubric import DATA_ROOT, KIT_ROOT, Rubric
+from ..engine.grading.reports import SubmissionReport
+from ..engine.judge.rubric import DATA_ROOT, KIT_ROOT, Rubric
 from . import bundle
 
 GRADERS = KIT_ROOT / "graders"
@@ -346,7 +346,7 @@ requires-python = ">=3.11"
 dependencies = [@DEPS@]
 
 [project.scripts]
-gradekit = "graders.platforms.student_check:main"
+gradekit = "graders.student_check:main"
 
 [tool.flit.module]
 name = "graders"
@@ -359,7 +359,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 try:
-    from graders.platforms.student_check import main  # noqa: E402
+    from graders.student_check import main  # noqa: E402
     status = main(["check", "@NAME@", *(sys.argv[1:] or ["@MAIN@"])])
 except ModuleNotFoundError as missing:      # the kit's packages are not in this Python
     sys.exit(f"The self-check needs packages this Python does not have ({missing.name}). "
@@ -423,7 +423,7 @@ def build(assignment: str, out: Path) -> Path:
     members: dict[str, str | Path] = {}
     for name, text in public_grader(assignment).items():
         members[f"{top}/graders/{assignment}/{name}"] = text
-    for name in ("__init__.py", "__main__.py", "cli.py"):
+    for name in ("__init__.py", "__main__.py", "cli.py", "student_check.py"):
         members[f"{top}/graders/{name}"] = GRADERS / name
     for folder in ("engine", "platforms"):
         for path in bundle._files(GRADERS / folder):

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from graders.engine.readers.boxes import find_boxed
-from graders.engine.readers.dice import find_dice, learn_pictures
+from graders.engine.drive.readers.boxes import find_boxed
+from graders.engine.drive.readers.dice import find_dice, learn_pictures
 
 from . import rules
 from .judging import (ROUND_ONE, TIE_WORDS, WIN_WORDS, game, have_round, human_allowed, intro,

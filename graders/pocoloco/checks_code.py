@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from graders.engine import static
-from graders.engine.answers import options
-from graders.engine.readability import check_readability as readability_item
+from graders.engine.run import static
+from graders.engine.drive.answers import options
+from graders.engine.judge.readability import check_readability as readability_item
 
 from .judging import doubled_words, game, shares_a_name
 from .scenarios import LONG

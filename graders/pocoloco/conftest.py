@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from graders.engine.draws import die_offset
-from graders.engine.replay import attach_game
+from graders.engine.run.draws import die_offset
+from graders.engine.grading.replay import attach_game
 
 from .play import play
 from .reading import Reading

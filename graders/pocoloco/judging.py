@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from graders.engine.readers.standings import numbers_by_name
+from graders.engine.drive.readers.standings import numbers_by_name
 
 from . import rules
 from .reading import Reading

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
-from graders.engine import answers
-from graders.engine.harness import Limits, run_folder
-from graders.engine.session import Session
-from graders.engine.transcript import Transcript
+from graders.engine.drive import answers
+from graders.engine.run.harness import Limits, run_folder
+from graders.engine.drive.session import Session
+from graders.engine.drive.transcript import Transcript
 
 from .policy import Plan, PocoPolicy
 

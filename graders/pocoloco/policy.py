@@ -24,8 +24,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from graders.engine.draws import DrawPolicy, die_offset, draw_site
-from graders.engine.session import ANSI_CODE
+from graders.engine.run.draws import DrawPolicy, die_offset, draw_site
+from graders.engine.drive.session import ANSI_CODE
 
 HUMAN_HINTS = ("human", "user", "you", "your", "me", "my", "player_name", "username")
 NOT_NAMES = {"round", "player", "players", "chips", "chip", "name", "total", "score", "you",

@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from graders.engine.readers.dice import LearnedDice, find_dice, learn_pictures
-from graders.engine.readers.standings import last_standings
+from graders.engine.drive.readers.dice import LearnedDice, find_dice, learn_pictures
+from graders.engine.drive.readers.standings import last_standings
 
 from . import rules, verify
 from .play import Game

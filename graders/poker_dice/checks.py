@@ -18,13 +18,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from graders.engine import scripted, studenttests
-from graders.engine.calls import LoadReport, swap_note
-from graders.engine.harness import run_folder
-from graders.engine.replay import attach_game
-from graders.engine.readability import check_readability as measure_readability
-from graders.engine.requirements import Requirement, require, score
-from graders.engine.rubric import DATA_ROOT, NotJudged
+from graders.engine.drive import scripted
+from graders.engine.call import studenttests
+from graders.engine.call.calls import LoadReport, swap_note
+from graders.engine.run.harness import run_folder
+from graders.engine.grading.replay import attach_game
+from graders.engine.judge.readability import check_readability as measure_readability
+from graders.engine.judge.requirements import Requirement, require, score
+from graders.engine.judge.rubric import DATA_ROOT, NotJudged
 
 # one import a line: the student kit drops each module that its public checks do not use
 from . import diagnose

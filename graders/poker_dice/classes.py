@@ -8,11 +8,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.engine.calls import FunctionCalls
-from graders.engine.draws import ScriptedDice
-from graders.engine.harness import Limits, run_folder
-from graders.engine.objects import Outcome, Probe, Prober, judge, probes_from
-from graders.engine.requirements import Requirement, check
+from graders.engine.call.calls import FunctionCalls
+from graders.engine.run.draws import ScriptedDice
+from graders.engine.run.harness import Limits, run_folder
+from graders.engine.call.objects import Outcome, Probe, Prober, judge, probes_from
+from graders.engine.judge.requirements import Requirement, check
 
 from .scenarios import DICE_FROM
 

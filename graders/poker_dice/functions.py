@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from graders.engine.calls import Case, FunctionCalls, Raises, swap_all
-from graders.engine.exhaustive import Failure, Inputs, Sweep, exhaustive
-from graders.engine.harness import Limits, run_folder
-from graders.engine.requirements import Requirement, shown
+from graders.engine.call.calls import Case, FunctionCalls, Raises, swap_all
+from graders.engine.call.exhaustive import Failure, Inputs, Sweep, exhaustive
+from graders.engine.run.harness import Limits, run_folder
+from graders.engine.judge.requirements import Requirement, shown
 
 from . import rules
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from graders.engine.harness import run_folder
-from graders.engine.requirements import Requirement
-from graders.engine.scripted import Played, Stop, play
+from graders.engine.run.harness import run_folder
+from graders.engine.judge.requirements import Requirement
+from graders.engine.drive.scripted import Played, Stop, play
 
 from . import diagnose
 from .rules import PAYOUTS

@@ -16,11 +16,11 @@ import uuid
 from collections import namedtuple
 from pathlib import Path
 
-from graders.engine.draws import ScriptedDice
-from graders.engine.readers import prompts
-from graders.engine.requirements import Requirement
-from graders.engine.scripted import (Expect, Money, Questions, Scenario, Step, Stop, amounts,
-                                     play)
+from graders.engine.run.draws import ScriptedDice
+from graders.engine.drive.readers import prompts
+from graders.engine.judge.requirements import Requirement
+from graders.engine.drive.scripted import (Expect, Money, Questions, Scenario, Step, Stop, amounts,
+                                           play)
 
 from . import diagnose, rules
 

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from graders.engine.calls import Case, FunctionCalls, LoadReport, swap_note
-from graders.engine.exhaustive import Sweep
-from graders.engine.harness import run_folder
-from graders.engine.readability import check_readability as readability_item
-from graders.engine.requirements import better, fraction_of, require as engine_require, score
-from graders.engine.rubric import NotJudged
+from graders.engine.call.calls import Case, FunctionCalls, LoadReport, swap_note
+from graders.engine.call.exhaustive import Sweep
+from graders.engine.run.harness import run_folder
+from graders.engine.judge.readability import check_readability as readability_item
+from graders.engine.judge.requirements import better, fraction_of, require as engine_require, score
+from graders.engine.judge.rubric import NotJudged
 
 # one import a line: the student kit drops each module that its public checks do not use
 from . import functions

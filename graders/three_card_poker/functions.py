@@ -9,9 +9,10 @@ them every rule of ``rules`` that only they use.
 from dataclasses import dataclass
 from typing import Callable
 
-from graders.engine.calls import FunctionCalls, swap_all
-from graders.engine.exhaustive import Failure, Sweep, a_or_an, default_judge, exhaustive, spelled
-from graders.engine.requirements import shown
+from graders.engine.call.calls import FunctionCalls, swap_all
+from graders.engine.call.exhaustive import (Failure, Sweep, a_or_an, default_judge, exhaustive,
+                                            spelled)
+from graders.engine.judge.requirements import shown
 
 from . import explain, rules
 

@@ -11,12 +11,12 @@ from itertools import accumulate
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.engine.calls import Case, output_at_calls
-from graders.engine.harness import Limits
-from graders.engine.loaded import ScriptedValues
-from graders.engine.readers import score_table
-from graders.engine.requirements import Requirement
-from graders.engine.scripted import Stop, play
+from graders.engine.call.calls import Case, output_at_calls
+from graders.engine.run.harness import Limits
+from graders.engine.drive.loaded import ScriptedValues
+from graders.engine.drive.readers import score_table
+from graders.engine.judge.requirements import Requirement
+from graders.engine.drive.scripted import Stop, play
 
 from . import rules
 from .rounds import Scenario

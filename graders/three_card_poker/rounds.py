@@ -7,8 +7,8 @@ with the kit's correct helpers swapped in; the better of the two counts.
 
 from dataclasses import dataclass
 
-from graders.engine.calls import Case, call_problem, printed_before, swap_all
-from graders.engine.requirements import Requirement, listed, shown
+from graders.engine.call.calls import Case, call_problem, printed_before, swap_all
+from graders.engine.judge.requirements import Requirement, listed, shown
 
 from . import explain, rules
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from graders.engine import dicegame, readability
-from graders.engine.dicegame import playing
-from graders.engine.exhaustive import score_sweeps
-from graders.engine.harness import run_folder
-from graders.engine.replay import attach_game, game_header, slug
-from graders.engine.requirements import require, score
+from graders.engine.drive import dicegame
+from graders.engine.judge import readability
+from graders.engine.drive.dicegame import playing
+from graders.engine.call.exhaustive import score_sweeps
+from graders.engine.run.harness import run_folder
+from graders.engine.grading.replay import attach_game, game_header, slug
+from graders.engine.judge.requirements import require, score
 
 from . import functions, games
 from .games import table_bonuses, table_jokers, table_rows, table_sums

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from graders.engine.calls import Case, FunctionCalls, same, swap_all
-from graders.engine.exhaustive import Inputs, Sweep, exhaustive
-from graders.engine.harness import run_folder
-from graders.engine.requirements import Requirement, better
+from graders.engine.call.calls import Case, FunctionCalls, same, swap_all
+from graders.engine.call.exhaustive import Inputs, Sweep, exhaustive
+from graders.engine.run.harness import run_folder
+from graders.engine.judge.requirements import Requirement, better
 
 from . import rules
 

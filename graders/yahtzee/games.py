@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from graders.engine import dicegame
-from graders.engine.dicegame import TRANSCRIPT, dice_text
-from graders.engine.readers import score_table
-from graders.engine.requirements import Requirement
+from graders.engine.drive import dicegame
+from graders.engine.drive.dicegame import TRANSCRIPT, dice_text
+from graders.engine.drive.readers import score_table
+from graders.engine.judge.requirements import Requirement
 
 from . import rules
 from .plans import GAMES
