@@ -42,7 +42,7 @@ from graders.pocoloco.scenarios import ALL  # noqa: E402
 
 # (assignment, target seconds for one grade command on its reference)
 TARGETS = [("pocoloco", 1.0), ("three_card_poker", 1.0), ("poker_dice", 2.0), ("hilo", 1.0),
-           ("yahtzee", 2.0)]
+           ("yahtzee", 2.0), ("pig", 1.0)]
 
 REPLAY = r'''
 import json, random, runpy, sys, time

@@ -25,7 +25,7 @@ CORRECT = sorted(p for p in (POCO / "correct").iterdir() if (p / "a5.py").exists
     DEMO / "smithjane_12345_67890_a5.py", DEMO / "leekevin_LATE_23456_78901_a5-1.py",
     DEMO / "nguyenanh_34567_89012_a5.py", DEMO / "garciamaria_45678_90123_a5.py"]
 MUTANTS = mutants.manifest("pocoloco")
-# correct programs the grader cannot follow (README, Known limits): they must reach a TA
+# correct programs the grader cannot follow (docs/known-limits.md): they must reach a TA
 FLAGGED = sorted((POCO / "flagged").iterdir())
 # programs with a real class's flaws, each marked item by item by a careful TA (TA.toml)
 TA_MARKED = sorted(p for p in (POCO / "ta_marked").iterdir() if (p / "TA.toml").exists())

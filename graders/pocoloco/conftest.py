@@ -76,7 +76,7 @@ def games(submission, budget, notes, attach, self_check, for_ta) -> dict[str, Re
         # Interpretation: one program throws its dice one way (randint(1, 6) and
         # choices(range(1, 7)) are one way: both give 1 for a one); a second way in the
         # players' turns is most likely an animation printed on lines of its own, which the
-        # grader cannot tell from rolls (README, Known limits). Not a verdict: a TA looks.
+        # grader cannot tell from rolls (docs/known-limits.md). Not a verdict: a TA looks.
         notes(f"Your program draws dice in more than one way in the players' turns "
               f"({' and '.join(ways)}). If one of them is an animation, the grader may have "
               "counted its frames as rolls: a TA checks the items about the dice.", True)

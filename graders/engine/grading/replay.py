@@ -34,7 +34,7 @@ import sys
 import textwrap
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..run.draws import DrawPolicy
@@ -436,25 +436,9 @@ class ReplayChild(Child):
             self.log.on_system = screen.system
         self._shown = codecs.getincrementaldecoder("utf-8")("replace")
 
-    def _read_output(self) -> int:
-        try:
-            data = os.read(self._proc.child_fd, 65536)
-        except OSError:
-            return 0
-        if data:
-            self.output_bytes += len(data)
-            self._active()
-            text = self._decoder.decode(data)
-            if self.log and self.log[-1].kind == "out":
-                event = self.log[-1]
-                joined, event.text = event.text, ""
-                joined += text
-                event.text = joined
-            else:
-                self.log.append(Event("out", text))
-            if self.screen is not None:
-                self.screen.output(data)
-        return len(data)
+    def _shown_output(self, data: bytes) -> None:
+        if self.screen is not None:
+            self.screen.output(data)
 
     replay = None
 

@@ -917,7 +917,11 @@ class Child:
                 event.text = joined
             else:
                 self.log.append(Event("out", text))
+            self._shown_output(data)
         return len(data)
+
+    def _shown_output(self, data: bytes) -> None:
+        """Output just read, for a subclass that shows it as well (a replay's screen)."""
 
     def _drain_output(self, wait: float) -> None:
         if self._proc is None:
