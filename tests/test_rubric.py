@@ -11,7 +11,7 @@ import pytest
 from graders.engine.grading import plugin
 from graders.engine.grading.reports import (SubmissionReport, feedback_markdown, results_json,
                                             summary_text, write_class)
-from graders.engine.judge.rubric import CheckResult, Item, NotJudged, Rubric, score_items
+from graders.engine.judge.rubric import CheckResult, Item, NotJudged, Rubric, item_verdicts
 from graders.engine.grading.submissions import from_path
 
 RUBRIC = Rubric("toy", "Toy game", "game.py", ["game.py"],
@@ -36,7 +36,7 @@ def _passing(item_id: str, cases: int | None = None) -> CheckResult:
 
 
 def _verdicts(*checks: CheckResult):
-    return {v.item.id: v for v in score_items(RUBRIC, list(checks))}
+    return {v.item.id: v for v in item_verdicts(RUBRIC, list(checks))}
 
 
 def test_not_judged_raises_so_the_check_stops():
@@ -132,7 +132,7 @@ def test_an_item_without_any_check_is_not_judged():
 
 
 def test_reports_say_not_judged_clearly(tmp_path):
-    verdicts = score_items(RUBRIC, [_not_judged("rolls", "The game never reached Round 2."),
+    verdicts = item_verdicts(RUBRIC, [_not_judged("rolls", "The game never reached Round 2."),
                                     _passing("chips"), _passing("ui")])
     report = SubmissionReport("sam", RUBRIC, verdicts, 1.0)
     data = results_json(report)

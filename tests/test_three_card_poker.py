@@ -23,7 +23,7 @@ from conftest import item_text, verdicts_by_student
 from graders.engine.grading import plugin, submissions
 from graders.engine.judge import readability
 from graders.engine.grading import reports as reports_module
-from graders.engine.judge.rubric import KIT_ROOT, Rubric, share
+from graders.engine.judge.rubric import KIT_ROOT, Rubric, fraction_right
 from graders.three_card_poker import game, rounds, rules
 from graders.three_card_poker.checks import AT_IMPORT_SHARE
 
@@ -110,10 +110,10 @@ def test_scenarios_reach_every_branch_of_a_round():
 
 
 def test_a_wrong_case_never_earns_full_marks():
-    assert share(2197, 2197) == 1.0
-    assert share(2196, 2197) == 0.9
-    assert share(1, 3) == 0.3
-    assert share(0, 5) == 0.0
+    assert fraction_right(2197, 2197) == 1.0
+    assert fraction_right(2196, 2197) == 0.9
+    assert fraction_right(1, 3) == 0.3
+    assert fraction_right(0, 5) == 0.0
 
 
 def test_the_graders_own_lines_fit_in_100_columns():

@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from .calls import Case, FunctionCalls, call_problem, same
 from ..judge.requirements import listed, shown
-from ..judge.rubric import share
+from ..judge.rubric import fraction_right
 
 BATCH = 1000            # inputs per round trip (the answers of one batch stay well under 1 MB)
 RULE_GROUPS = 4         # kinds of mistake listed in the feedback
@@ -81,7 +81,7 @@ class Sweep:
     @property
     def fraction(self) -> float:
         """The share of the item: none after a hang, never full with a failure."""
-        return 0.0 if self.hang or self.zero else share(self.right, self.total)
+        return 0.0 if self.hang or self.zero else fraction_right(self.right, self.total)
 
     def report(self, noun: str = "inputs",
                credit_text: str = "partly right answers for {count} {noun}") -> dict:
@@ -382,7 +382,7 @@ def exhaustive(calls: FunctionCalls, function: str, inputs: list, reference: Cal
             if stop_after is not None and len(sweep.failures) >= stop_after:
                 sweep.stopped_early = True
                 break
-            if stop_at_zero and share(sweep.total - len(sweep.failures), sweep.total) == 0:
+            if stop_at_zero and fraction_right(sweep.total - len(sweep.failures), sweep.total) == 0:
                 sweep.stopped_early = sweep.zero = True
                 break
     if any_order:

@@ -40,7 +40,7 @@ import pytest
 
 from ..run import forkserver, harness, pythons, starts, static
 from . import replay
-from ..judge.rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, score_items
+from ..judge.rubric import DATA_ROOT, CheckResult, Fail, NotJudged, Rubric, item_verdicts
 from .reports import SubmissionReport, unusable_report, without_review_marks
 from .submissions import (EMPTY_FILE, NO_OWN_CODE, NOT_SEEN_WORKING, SOURCE_ONLY_REVIEW,
                           Submission, nothing_to_review)
@@ -324,7 +324,7 @@ class KitPlugin:
         for submission in self.submissions:
             student = submission.student
             elapsed = self.finished.get(student, 0) - self.started.get(student, 0)
-            verdicts = score_items(rubric, self.checks[student])
+            verdicts = item_verdicts(rubric, self.checks[student])
             self._safety_nets(student)
             verdicts = self._nothing_to_review(submission, rubric, verdicts)
             out.append(SubmissionReport(student, rubric, verdicts, elapsed,

@@ -74,8 +74,8 @@ def fraction_of(requirements: list[Requirement]) -> float:
     """The share of an item earned by a list of requirements (0 for an empty list)."""
     # imported here: the rubric reads readability settings, which need pycodestyle; a grader
     # that only builds Requirements should not load them
-    from .rubric import share
-    return share(sum(requirement.ok for requirement in requirements), len(requirements))
+    from .rubric import fraction_right
+    return fraction_right(sum(requirement.ok for requirement in requirements), len(requirements))
 
 
 def better(own: list[Requirement], swapped: list[Requirement] | None) -> tuple[list, bool]:

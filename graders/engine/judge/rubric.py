@@ -85,7 +85,7 @@ class Rubric:
 NEVER_FULL = 0.9    # an item with any wrong case gets at most this share
 
 
-def share(right: int, total: int) -> float:
+def fraction_right(right: int, total: int) -> float:
     """Partial credit for cases checked one by one: the fraction right, rounded down to a
     tenth, and never full marks when anything is wrong (a function wrong on 6 hands of 2197
     is still wrong)."""
@@ -246,7 +246,7 @@ class ItemVerdict:
         return [c for c in self.checks if c.is_judged]
 
 
-def score_items(rubric: Rubric, checks: list[CheckResult]) -> list[ItemVerdict]:
+def item_verdicts(rubric: Rubric, checks: list[CheckResult]) -> list[ItemVerdict]:
     """Combine check results into one verdict per rubric item.
 
     An item is scored from the checks that judged it; an item that no check judged (every

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import pythons
 
+
 @dataclass
 class CodeFacts:
     functions: list[str]                 # top-level and method names, in order
