@@ -157,7 +157,8 @@ def check_tie_break_applied(games, result):
                         f"the die your program rolled (\"{faked[0]}\"): the result was decided "
                         "by something other than chance.",
                         evidence=reading.excerpt(span_of(reading, index)))
-        counted = reading.outcomes_between(reading.after(index)) if len(tied) > 2 else None
+        # the draws that could decide among the tied players (not a choice among others)
+        counted = reading.outcomes_between(reading.after(index), tied) if says_random else None
         if counted and counted[1] and counted[0] < len(tied):
             # fewer ways for the draws to come out than tied players: someone can never be
             # picked, whatever the rule says
@@ -174,7 +175,8 @@ def check_tie_break_applied(games, result):
         receiver, before, after = reading.receiver(index)
         span = span_of(reading, index)
         if index < 2:
-            draws_in_ties += reading.draws_between(reading.after(index))
+            draws_in_ties += len(counted[1]) if counted is not None else \
+                reading.draws_between(reading.after(index))
             low_ties += 1
         if receiver is not None and receiver not in low and losers_right is not False:
             result.fail(f"Round {index + 1}: {what} ({', '.join(sorted(low))}), but "
@@ -197,8 +199,9 @@ def check_tie_break_applied(games, result):
                     actual="\n".join(s.strip() for s in sentences))
     if says_random and draws_in_ties == 0 and low_ties:
         result.fail("Your instructions say ties are decided by chance, but in the tied rounds "
-                    "the program made no random choice of its own: the tie went by the order "
-                    "the players were in, not by the chance the instructions promise.",
+                    "the program made no random choice among the tied players: the tie went "
+                    "by the order the players were in, not by the chance the instructions "
+                    "promise.",
                     evidence=reading.excerpt(span_of(reading, 1)))
     if not judged:
         result.not_judged("The grader saw no tied round it could follow in the 'ties' game, "

@@ -346,15 +346,20 @@ class Reading:
         # tied player's chance, over several choices
         return [] if covered >= tied else narrow
 
-    def outcomes_between(self, span: tuple[int, int]) -> tuple[int, list[str]] | None:
-        """How many ways the random draws in a span could come out together (the product of
-        each draw's outcomes), and the draws; None when a draw's outcomes are not counted
-        (random(), uniform(), ...). Shuffles that order the next round are left out."""
+    def outcomes_between(self, span: tuple[int, int],
+                         tied: set[str]) -> tuple[int, list[str]] | None:
+        """How many ways the random draws in a span that could decide among ``tied`` could
+        come out together (the product of each draw's outcomes), and the draws; None when a
+        draw's outcomes are not counted (random(), uniform(), ...). Shuffles that order the
+        next round, and choices among players none of whom is tied, are left out."""
         ways, calls = 1, []
         for mark in self.transcript.draws:
             if not span[0] < mark.pos < span[1] or "order_round" in (mark.data.get("kit") or {}):
                 continue
             fn, req = mark.data.get("fn"), mark.data.get("req") or {}
+            items = [i.get("name") if isinstance(i, dict) else i for i in req.get("items") or []]
+            if any(i in self.names for i in items) and not any(i in tied for i in items):
+                continue
             count = _outcomes(fn, req)
             if count is None:
                 return None
