@@ -38,9 +38,9 @@ ALL = bool(os.environ.get("REPLAY_ALL_FIXTURES"))
 CHOSEN = {"pocoloco": ["animated_rolls", "ansi_colours", "emoji_story", "game_class"],
           "yahtzee": ["colours_animation", "class_game"],
           "hilo": ["pause_between_hands", "stage_dict"],
-          "poker_dice": ["spinner_unicode_faces"]}
+          "poker_dice": ["spinner_unicode_faces"], "pig": ["asks_first", "columns"]}
 MAIN = {"pocoloco": "a5.py", "yahtzee": "yahtzee.py", "hilo": "hilo.py",
-        "poker_dice": "project.py"}
+        "poker_dice": "project.py", "pig": "pig.py"}
 
 
 def _programs(assignment: str) -> dict[str, Path]:

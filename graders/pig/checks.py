@@ -11,9 +11,9 @@ import re
 import pytest
 
 from graders.engine.drive import driver
+from graders.engine.grading.replay import play_games
 from graders.engine.run.harness import run_folder
-from graders.engine.judge.readability import MAX_LINE, measure
-from graders.engine.judge.readability import check_readability as readability_item
+from graders.engine.judge import readability
 from graders.engine.judge.requirements import Requirement, score
 
 from . import games
@@ -22,14 +22,14 @@ TITLE = "Transcript («…» is what the grader typed; [dice: …] the dice it l
 
 
 @pytest.fixture(scope="session")
-def games_played(submission, budget, self_check):
-    """plan name -> the game played (None: the budget ran out first)."""
+def games_played(submission, budget, self_check, attach):
+    """plan name -> the game played (None: out of budget); transcripts go to the report."""
     def play(plan):
         with run_folder(submission, "game") as folder:
             return games.play(folder / submission.main_name, folder, plan,
                               budget.limits(cpu_seconds=3))
-    plans = games.PUBLIC if self_check else games.PLANS
-    return dict(zip((plan.name for plan in plans), budget.map(play, plans)))
+    return play_games(games.PUBLIC if self_check else games.PLANS, budget, attach, play,
+                      games.PUBLIC)
 
 
 def turns_of(result, games_played):
@@ -156,13 +156,13 @@ def check_winner(result, games_played):
 @pytest.mark.item("line-length")
 def check_line_length(result, submission):
     """No line longer than 100 characters."""
-    long = measure(dict(submission.files)).long_lines
-    score(result, [Requirement(False, f"{name}, line {line}: {length} characters", why=f"Keep "
-                               f"lines to {MAX_LINE} characters.") for name, line, length in long]
-          or [Requirement(True)], "lines")
+    long = readability.measure(dict(submission.files)).long_lines
+    score(result, [Requirement(False, f"{name}, line {line}: {length} characters",
+                               why=f"Keep lines to {readability.MAX_LINE} characters.")
+                   for name, line, length in long] or [Requirement(True)], "lines")
 
 
 @pytest.mark.item("readability")
 def check_readability(result, submission, rubric):
     """Names, docstrings, comments: measured, then confirmed by a TA."""
-    readability_item(result, submission, rubric)
+    readability.check_readability(result, submission, rubric)

@@ -133,6 +133,21 @@ def attach_game(attach, name: str, transcript: Transcript, header: str = "",
     return text
 
 
+def play_games(plans, budget, attach, play, public=()) -> dict:
+    """Each plan's game played side by side (``budget.map``): plan name -> what ``play``
+    returned (None where the budget ran out first). The transcript and replay plan of each
+    game played (a result with a ``transcript``) go to the report; ``public``: the plans the
+    students' self-check plays too. For a grader whose plans have a ``name`` and a
+    ``describe()``."""
+    played = dict(zip((plan.name for plan in plans), budget.map(play, plans)))
+    for plan in plans:
+        run = played[plan.name]
+        if getattr(run, "transcript", None) is not None:
+            attach_game(attach, slug(plan.name), run.transcript, game_header(
+                plan.name, plan.describe()), public=plan in public, title=plan.name)
+    return played
+
+
 def slug(name: str) -> str:
     """A game's name as a file name: 'double chain' -> 'double-chain'."""
     return re.sub(r"[^\w.-]+", "-", name).strip("-") or "game"
