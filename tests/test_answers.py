@@ -91,3 +91,14 @@ def test_numbered_choice_in_one_sentence():
 def test_answers_offered_without_brackets(prompt, shown):
     """A question that offers "y/n" without brackets shows its answers too."""
     assert [option.text for option in options(prompt)] == shown
+
+
+@pytest.mark.parametrize("prompt, yes, no", [
+    ("¿Quieres ver las instrucciones? (s/n): ", "s", "n"),
+    ("Por favor, answer s (sí) or n (no): ", "s", "n"),
+    ("Jogar de novo? (s/n) ", "s", "n"),
+    ("Roll again? [r]oll or [s]top: ", "r", "s"),      # beside a stop, s is the stop
+])
+def test_s_beside_n_is_a_yes_in_spanish_and_portuguese(prompt, yes, no):
+    assert forms(prompt, "yes")[0] == yes
+    assert forms(prompt, "no")[0] == no

@@ -358,7 +358,8 @@ def check_special_rolls(games, result):
         result.note("Your program picks the wrong loser in ordinary rounds (see "
                     "winner-loser), so the ranking of special rolls was judged by names only.")
         return
-    for index, why in ((0, "PoCo! beats any points total"), (1, "6 6 6 beats Loco!"),
+    for index, why in ((0, "PoCo! beats any points total"),
+                       (1, "6 6 6 beats 1 1 1 and Loco!"),
                        (4, "Loco! beats any points total"),
                        (5, "5 5 5 beats 2 2 2 and 1 1 1"), (6, "PoCo! beats 6 6 6")):
         if not have_round(reading, index, result, LONG):

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 POSITIVE = {"y", "yes", "yeah", "yep", "r", "roll", "rolls", "again", "reroll", "re-roll",
             "continue", "c", "play", "p", "go", "ok", "okay", "sure", "more", "another",
-            "keep rolling", "roll again", "true", "t", "one more", "o", "oui", "si", "ja",
-            "j"}
+            "keep rolling", "roll again", "true", "t", "one more", "o", "oui", "si", "sí", "sim",
+            "ja", "j"}
 NEGATIVE = {"n", "no", "nope", "s", "stop", "h", "hold", "k", "keep", "pass", "end", "done",
             "stay", "finish", "e", "exit", "q", "quit", "stand", "f", "false", "nah", "non",
             "nein"}
@@ -57,6 +57,8 @@ _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
 # "Roll again (R) or stay (S)?": the key in brackets after its word
 _WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")
+# "s (sí) or n (no)", "r (roll)": a key, then its word in brackets
+_KEY_THEN_WORD = re.compile(r"(?<![\w(\[])(\w)\s+[(\[]([^\W\d_]{2,8})[)\]]")
 # "roll again? y/n" without brackets: a pair of words or letters, one of them a yes or a no
 # (so "and/or" or "Win/Loss" in the text around a question are not taken for its answers)
 _BARE_SLASH = re.compile(r"(?<![\w/])([A-Za-z]{1,5})\s*/\s*([A-Za-z]{1,5})(?![\w/])")
@@ -98,6 +100,8 @@ def options(context: str) -> list[Option]:
         if match.group(1).lower() not in ("or", "and", "the", "to", "enter", "type",
                                           "press") and not plural:
             found.append((match.start(2), Option(match.group(2), match.group(1))))
+    for match in _KEY_THEN_WORD.finditer(context):
+        found.append((match.start(), Option(match.group(1), match.group(2))))
     for match in _BARE_SLASH.finditer(context):
         pair = [Option(match.group(group), match.group(group)) for group in (1, 2)]
         if any(option.polarity for option in pair):
@@ -114,6 +118,12 @@ def options(context: str) -> list[Option]:
         key = option.text.lower()
         if key not in result or option.polarity and not result[key].polarity:
             result[key] = option
+    # "(s/n)", "s (sí) or n (no)": beside an n for no and nothing else saying yes, s is the sí
+    # (or sim) of Spanish and Portuguese, not a stop
+    keys = {key: option.polarity for key, option in result.items()}
+    if keys.get("n") == "no" and "s" in keys and "yes" not in keys.values() and \
+            not re.search(r"\bstop|\bstay|\bstand", context, re.I):
+        result["s"] = Option("s", "sí")
     return list(result.values())
 
 
