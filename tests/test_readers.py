@@ -160,3 +160,13 @@ def test_score_rows_in_other_spellings_and_columns():
     table = "  Computer     You\n     20        12\n"
     assert score_table.columns(table, ["You", "Computer"]) == {"You": 12, "Computer": 20}
     assert score_table.columns("You 12\nComputer 20", ["You", "Computer"]) == {}
+
+
+def test_counts_in_words_and_after_a_bar_of_symbols_are_read():
+    names = ["Quillon", "Ruby"]
+    found, _ = last_standings("Quillon has twenty chips\nRuby has thirty-two chips", names)
+    assert found == {"Quillon": 20, "Ruby": 32}
+    found, _ = last_standings("Quillon  " + "●" * 20 + " 20\nRuby     " + "●" * 32 + " 32",
+                              names)
+    assert found == {"Quillon": 20, "Ruby": 32}
+    assert numbers_by_name("Ruby's turn: one roll left", names) == {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from graders.engine.drive.readers.numbers import in_digits
 from graders.engine.drive.readers.standings import numbers_by_name
 
 from . import rules
@@ -266,7 +267,8 @@ def points_shown(reading: Reading) -> tuple[list[str], list[str]]:
                     not reading.shown(turn, len(turn.rolls) - 1):
                 continue        # a roll the program never shows is not judged here
             value = rules.points(turn.final)
-            text = reading.text[turn.ends[-1]:after[1]]
+            # "That is one hundred sixty-four points" says 164 too
+            text = in_digits(reading.text[turn.ends[-1]:after[1]])
             label = f"{' '.join(map(str, turn.final))} = {value} ({player})"
             (good if re.search(rf"(?<![\d.]){value}(?![\d.])", text) else bad).append(label)
     return good, bad

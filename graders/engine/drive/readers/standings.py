@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import re
 
+from .numbers import in_digits
+
 
 TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|received|get|gets|"
                       r"got|take|takes|took|collect|collects|owe|owes|lose|loses|lost|gain|"
@@ -17,6 +19,7 @@ HAS_COUNT = re.compile(r"\b(has|have|had|with|on|at)\s+-?\d+\s*chips?\b", re.I)
 
 
 DIGIT = re.compile(r"\d")
+BAR = re.compile(r"([^\w\s])\1{3,}")       # "●●●●●●●●" drawn for a count of chips
 # numbers followed by these words are not counts (see ``next_number``)
 NOT_AFTER = ("points?", "pts", "rolls?", "times?")
 
@@ -31,7 +34,10 @@ def _name_pattern(name: str) -> re.Pattern:
 def numbers_by_name(line: str, names: list[str],
                     not_after: tuple[str, ...] = NOT_AFTER) -> dict[str, int]:
     """Each name's number on a standings line; nothing from a line about a transfer
-    ("Mo gives Ann 3 chips"); ``not_after``: see ``next_number``."""
+    ("Mo gives Ann 3 chips"); ``not_after``: see ``next_number``. Numbers in words count
+    ("Mo has twenty chips"), and a bar of symbols before a count is one gap ("Mo ●●●● 4")."""
+    line = BAR.sub(r"\1\1\1", in_digits(line)) if not DIGIT.search(line) or BAR.search(line) \
+        else line
     if not DIGIT.search(line):
         return {}                   # every number read is digits (NEXT_NUMBER): none here
     transfer = [m.group(0).lower() for m in TRANSFER.finditer(line)]
@@ -92,7 +98,7 @@ def last_standings(text: str, names: list[str], window: int = 14,
 
     Returns ({}, "") when no block within ``window`` lines names everyone.
     """
-    lines = text.split("\n")
+    lines = in_digits(text).split("\n")      # "Mo has twenty chips" gives a count too
     # Lines after the last one with a digit give no number (numbers are read from digits
     # only): leaving them out changes no answer, and a program that floods the screen at the
     # end ("rolling..." up to the output limit) is read at once instead of in minutes.
