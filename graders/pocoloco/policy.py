@@ -24,6 +24,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from graders.engine.drive.readers.numbers import BELOW_100, value
 from graders.engine.run.draws import DrawPolicy, die_offset, draw_site
 from graders.engine.drive.session import ANSI_CODE
 
@@ -120,21 +121,13 @@ def _seat(label: str) -> str:
 TURN_WORD = re.compile(r"\bturn\b|\bup next\b|\bis up\b|'s go\b|\bnow (rolling|playing)\b",
                        re.I)
 # a round's number in digits or in words ("ROUND THREE", "Round twenty-one")
-ONES = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-         "eighteen", "nineteen"]
-NUMBER_WORDS = {word: number for number, word in enumerate(ONES + TEENS, 1)}
-for _tens, _word in ((20, "twenty"), (30, "thirty"), (40, "forty")):
-    NUMBER_WORDS[_word] = _tens
-    NUMBER_WORDS.update({f"{_word}{sep}{one}": _tens + at for at, one in enumerate(ONES, 1)
-                         for sep in ("-", " ")})
-NUMBER = r"(\d+|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r")\b"
+NUMBER = r"(\d+|" + BELOW_100 + r")\b"
 ROUND_HEADING = re.compile(r"\bround[ \t]*#?[ \t]*:?[ \t]*" + NUMBER, re.I)   # on one line
 
 
 def round_number(shown: str) -> int:
     """A round's number as a heading shows it (digits or words)."""
-    return int(shown) if shown.isdigit() else NUMBER_WORDS[shown.lower()]
+    return int(shown) if shown.isdigit() else value(shown)
 
 
 STOPS = re.compile(r"\b(stops?|stopped|stopping|holds?|holding|keeps? (?!rolling)|stays?|"

@@ -13,9 +13,10 @@ VALUES.update({word: 10 + n for n, word in enumerate(TEENS)})
 VALUES.update({word: 20 + 10 * n for n, word in enumerate(TENS)})
 
 _ONE = "|".join(ONES[1:])
-_BELOW_100 = (rf"(?:{'|'.join(TENS)})(?:[-\s](?:{_ONE}))?|{'|'.join(TEENS)}|zero|{_ONE}")
-NUMBER_WORDS = re.compile(rf"\b(?:(?:{_ONE})\s+hundred(?:\s+(?:and\s+)?(?:{_BELOW_100}))?|"
-                          rf"{_BELOW_100})\b", re.I)
+# a number below a hundred in words ("seven", "seventeen", "twenty-one"), as a pattern
+BELOW_100 = (rf"(?:{'|'.join(TENS)})(?:[-\s](?:{_ONE}))?|{'|'.join(TEENS)}|zero|{_ONE}")
+NUMBER_WORDS = re.compile(rf"\b(?:(?:{_ONE})\s+hundred(?:\s+(?:and\s+)?(?:{BELOW_100}))?|"
+                          rf"{BELOW_100})\b", re.I)
 
 
 def value(words: str) -> int:
