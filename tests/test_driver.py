@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from graders.engine.drive import driver
+from graders.engine.drive import answers, driver
 
 GAME = """
     import random
@@ -88,3 +88,37 @@ def test_refused_forms_are_retried_and_the_taken_one_is_kept(tmp_path):
     assert run.steps[0].typed[0] == "Roll" and run.steps[0].typed[-1] == "roll"
     assert run.steps[-1].typed == ["hold"]
     assert "no" in run.transcript.text.split("Play again?")[1]
+
+
+def test_a_question_asked_the_other_way_round_is_answered_as_it_asks(tmp_path):
+    """'Do you want to hold? (y/n)': yes means hold, so rolling on is typed as n
+    (Question.opposite, answers.asks_to_stop); '(r)oll or (h)old?' is not turned round."""
+    move = driver.Question("move", MOVE.words, "the move", MOVE.meanings,
+                           opposite=answers.asks_to_stop)
+    for question, roll, hold in (("Do you want to hold? (y/n) ", "n", "y"),
+                                 ("Hold? [Y/n] ", "n", "y"), ("(r)oll or (h)old? ", "r", "h")):
+        (tmp_path / "game.py").write_text(textwrap.dedent(GAME).format(
+            question=question, roll=roll, hold=hold, asks_first=False))
+        game = driver.Game((move, AGAIN), "move", {"roll": 1}, {"again": "no"})
+        run = driver.play(tmp_path / "game.py", tmp_path, game, choose, PLAN[0][:1])
+        assert [(turn.player, turn.faces) for turn in run.turns] == [
+            ("player", [3, 4]), ("computer", [6, 6]), ("player", [5]), ("computer", [2, 2])]
+        assert [step.typed[-1] for step in run.steps] == [roll, hold, hold], question
+
+
+def test_a_die_the_screen_gives_the_other_side_is_a_misread():
+    """Right after a die read as the player's, 'Computer rolled 4' names the other side
+    only: the reading is contradicted. A line naming both sides, or none, or another face,
+    says nothing against it."""
+    players = {"player": ("you", "your"), "computer": ("computer", "cpu")}
+
+    def turn(player, printed):
+        return driver.Turn(player, [driver.Roll(4, printed)])
+    found = driver.misread([turn("player", "Computer rolled 4\nScores: you 0, computer 4")],
+                           players)
+    assert found and "Computer rolled 4" in found[0]
+    for player, printed in (("player", "You rolled 4 (turn total 4)"),
+                            ("computer", "Computer rolled 4"),
+                            ("player", "You rolled 4, the computer rolled 4"),
+                            ("player", "Computer rolled 5"), ("player", "+---+\n| 4 |")):
+        assert driver.misread([turn(player, printed)], players) == [], printed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graders.engine.drive import driver
+from graders.engine.drive import answers, driver
 from graders.engine.drive.readers import outcome, score_table
 from graders.engine.drive.scripted import Stop
 
@@ -17,11 +17,12 @@ PLAYERS = {"player": ("you", "your", "player", "human", "me", "Sam"),
 NOT_SCORES = r"roll|turn|bank|\bhold|\blose|\blost|\bgets?\b|\badds?\b|\+"
 NAMES = {"player": "you", "computer": "the computer"}
 MOVE = driver.Question("move", re.compile(r"\broll|\bhold\b|\bbank\b|\(r\)|\(h\)", re.I),
-                       "the roll-or-hold question", {"roll": "yes", "hold": "no"})
+                       "the roll-or-hold question", {"roll": "yes", "hold": "no"},
+                       opposite=answers.asks_to_stop)    # "Hold? (y/n)": yes means hold
 AGAIN = driver.Question("again", re.compile(r"\bagain\b|another|new game|play more", re.I),
                         "'Play again?'", {"no": "no"})
 GAME = driver.Game((MOVE, AGAIN), turn="move", throws={"roll": 1}, end={"again": "no"},
-                   read=lambda text: score_table.scores(text, PLAYERS, NOT_SCORES))
+                   players=PLAYERS, not_scores=NOT_SCORES)
 EXTRA_TURNS = 6                     # the player's turns after the plan, if the game goes on
 # dice for a program that rolls more than one die before its first question (the computer
 # plays first): the computer's turn holds at 21, then your first roll is no 1

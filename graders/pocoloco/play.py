@@ -96,21 +96,6 @@ RANGE = re.compile(r"(\d+)\s*(?:-|–|to|and)\s*(\d+)")
 AT_LEAST = re.compile(r"(?:at least|minimum|min\.?|>=)\s*(\d+)", re.I)
 
 
-def asks_to_stop(text: str) -> bool:
-    """A yes/no question about stopping rather than rolling ("Stop rolling? (y/n)",
-    "Do you want to hold?"), where yes means stop."""
-    if any(o.polarity == "yes" and o.text.lower() not in ("y", "yes")
-           for o in answers.options(text)):
-        return False          # its own options ("[r]oll or [s]top") already say what is what
-    return bool(STOP_WORDS.search(text)) and not ROLL_WORDS.search(text)
-
-
-STOP_WORDS = re.compile(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", re.I)
-# "Roll?" asks to roll; "keep this roll?" asks to stop (the roll is the dice, not the verb)
-ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|"
-                        r"(?<!this )(?<!the )(?<!your )(?<!that )(?<!my )roll\?", re.I)
-
-
 # "How many computer players?" (the handout fixes three; some programs ask anyway)
 PLAYERS = re.compile(r"how many (\w+ )?(players|opponents|computers|cpus|bots|ais|people|"
                      r"persons|humans|of you)\b|how many (are|will be) playing|"
@@ -158,7 +143,7 @@ def classify(wording: str, context: str) -> str:
     if NAME.search(text) and not GAME_WORDS.search(text):
         return "computer-name" if OPPONENT.search(text) else "name"
     # "Roll again? (y/n, or type rules to see the rules)": a roll question offering the rules
-    if RULES.search(text) and not ROLL_WORDS.search(text):
+    if RULES.search(text) and not answers.ROLL_WORDS.search(text):
         return "rules"
     if WHICH_DICE.search(text):
         return "dice"
@@ -276,7 +261,7 @@ def _play_in(workdir: Path, scenario: Scenario, seconds: float) -> Game:
             intent = "all-dice" if rolls else "no-dice"
         elif kind == "dice" and KEEP_WHICH.search(prompt.wording or prompt.context[-200:]):
             intent = "no-dice"          # "Which dice do you KEEP?": none, to re-roll them all
-        elif kind == "roll" and asks_to_stop(prompt.wording or prompt.context):
+        elif kind == "roll" and answers.asks_to_stop(prompt.wording or prompt.context):
             intent = {"yes": "no", "no": "yes"}[intent]     # "Do you want to stop? (y/n)"
         question = prompt.wording if len(prompt.wording.strip()) > 3 else prompt.context[-80:]
         if kind == "continue" and not re.search(r"\(|\[|y/n|yes", question):

@@ -127,6 +127,23 @@ def options(context: str) -> list[Option]:
     return list(result.values())
 
 
+def asks_to_stop(wording: str, context: str = "") -> bool:
+    """A yes/no question about stopping rather than going on ("Stop rolling? (y/n)", "Do you
+    want to hold?", "Hold? [Y/n]"), where yes means stop: an answer meaning "go on" is then
+    typed as a no. Not a question whose own options say what is what ("[r]oll or [s]top",
+    "1 = roll, 2 = hold", a menu printed above it: ``context``)."""
+    if any(option.polarity == "yes" and option.text.lower() not in ("y", "yes")
+           for option in options(context + "\n" + wording)):
+        return False
+    return bool(STOP_WORDS.search(wording)) and not ROLL_WORDS.search(wording)
+
+
+STOP_WORDS = re.compile(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", re.I)
+# "Roll?" asks to roll; "keep this roll?" asks to stop (the roll is the dice, not the verb)
+ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|"
+                        r"(?<!this )(?<!the )(?<!your )(?<!that )(?<!my )roll\?", re.I)
+
+
 def asks_for_enter(context: str) -> bool:
     """True when the prompt only wants Enter (or any key)."""
     return bool(ENTER_WORDS.search(context))

@@ -44,7 +44,7 @@ from typing import Callable
 
 from . import answers
 from ..run.draws import ScriptedDice
-from .readers import prompts
+from .readers import prompts, score_table
 from .scripted import Stop
 from .session import Session
 from .transcript import Transcript
@@ -58,12 +58,23 @@ REFUSAL = re.compile(r"invalid|not valid|not a valid|please|try again|didn'?t un
 class Question:
     """A question of the game: its kind, the words that show it (a pattern, a test, or a
     tuple of them: ``prompts.matches``), how feedback names it, and its meanings, each with
-    the intent ``answers.forms`` types it with ("yes", "no", "enter" or literal text)."""
+    the intent ``answers.forms`` types it with ("yes", "no", "enter" or literal text).
+    ``opposite(wording, context)``: the question is asked the other way round, its yes
+    meaning the no ("Do you want to hold? (y/n)" for a roll-or-hold question:
+    ``answers.asks_to_stop``)."""
 
     kind: str
     words: object
     name: str
     meanings: dict[str, str]
+    opposite: Callable[[str, str], bool] | None = None
+
+    def intent(self, meaning: str, wording: str, context: str) -> str:
+        """The intent that answers ``meaning`` as this wording asks."""
+        intent = self.meanings[meaning]
+        if intent in ("yes", "no") and self.opposite and self.opposite(wording, context):
+            return {"yes": "no", "no": "yes"}[intent]
+        return intent
 
 
 @dataclass(frozen=True)
@@ -78,7 +89,19 @@ class Game:
     end: dict[str, str] = field(default_factory=dict)
     name: str = "Sam"
     max_prompts: int = 300
-    read: Callable[[str], dict] | None = None    # what a turn's ``after`` shows (the scores)
+    # how a program may name each side ("player": ("you", "your", "Sam")): the scores after a
+    # turn are read by these names (``score_table.scores``; a line matching ``not_scores`` is
+    # no score line: "You rolled 4"), and a line that shows a die and names the other side
+    # only contradicts the reading (``misread``); ``read``: another reader of the scores
+    players: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    not_scores: str = ""
+    read: Callable[[str], dict] | None = None
+
+    def shown(self, text: str) -> dict:
+        """The scores ``text`` shows: side -> points."""
+        if self.read is not None:
+            return self.read(text)
+        return score_table.scores(text, self.players, self.not_scores) if self.players else {}
 
     def question(self, kind: str) -> Question:
         return next(question for question in self.questions if question.kind == kind)
@@ -120,11 +143,19 @@ class Turn:
     after: str = ""
     start: int = 0
     end: int = 0
-    shown: dict = field(default_factory=dict)    # ``Game.read`` of ``after``
+    shown: dict = field(default_factory=dict)    # ``Game.shown`` of ``after``
 
     @property
     def faces(self) -> list[int]:
         return [roll.face for roll in self.rolls]
+
+    def unread(self) -> list[int]:
+        """Numbers the screen after the turn shows that are none of its dice nor running
+        totals: where ``shown`` lacks a score, the program may have shown it in a way the
+        reader does not know (then the turn is not judged on it, never a loss)."""
+        known = set(self.faces) | {sum(self.faces[:at]) for at in range(len(self.faces) + 1)}
+        return [int(number) for number in re.findall(r"\d+", self.after)
+                if int(number) not in known]
 
 
 @dataclass
@@ -148,7 +179,8 @@ class Run:
     stop: Stop | None = None
     refused: list[str] = field(default_factory=list)     # meanings no form of was taken
     asks_first: bool | None = None
-    opening: dict = field(default_factory=dict)          # ``Game.read`` before the first die
+    opening: dict = field(default_factory=dict)          # ``Game.shown`` before the first die
+    misread: list[str] = field(default_factory=list)     # where the screen contradicts turns
 
     @property
     def ended(self) -> bool:
@@ -275,7 +307,8 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
                     run.stop = Stop(f"the program asked {asked!r} after the game's end")
                     session.stop(run.stop.reason)
                     break
-                attempt = answers.Attempts(context, game.question(kind).meanings[meaning])
+                attempt = answers.Attempts(context, game.question(kind).intent(meaning, asked,
+                                                                               context))
                 session.type(attempt.next())
             else:
                 run.steps.append(Step(None, [], typed))
@@ -291,7 +324,7 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
                     dice.load(decided.load)
                 if attempt is not None and attempt.tried:      # the last answer was taken
                     accepted[attempt.intent] = attempt.tried[-1]
-                intent = game.question(kind).meanings[decided.meaning]
+                intent = game.question(kind).intent(decided.meaning, asked, context)
                 attempt = answers.Attempts(context, intent)
                 if accepted.get(intent) in attempt.forms:       # the form taken before first
                     attempt.forms.insert(0, attempt.forms.pop(
@@ -307,12 +340,38 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
         session.close()
     run.transcript = session.transcript
     run.turns = split(run, run.transcript, ended=True)
-    if game.read is not None:
-        first = run.turns[0].start if run.turns else len(run.transcript.text)
-        run.opening = game.read(run.transcript.text[:first])
-        for turn in run.turns:
-            turn.shown = game.read(turn.after)
+    run.misread = misread(run.turns, game.players)
+    first = run.turns[0].start if run.turns else len(run.transcript.text)
+    run.opening = game.shown(run.transcript.text[:first])
+    for turn in run.turns:
+        turn.shown = game.shown(turn.after)
     return run
+
+
+ROLLED = re.compile(r"\broll|\bthrew|\bthrow|\bgot\b|\bgets\b|\bdie\b|\bdice\b", re.I)
+
+
+def misread(turns: list[Turn], players: dict[str, tuple[str, ...]]) -> list[str]:
+    """Where the screen contradicts whose turn the driver read: right after a die, a line
+    that shows its face beside a word of rolling names the other side only ("Computer
+    rolled 4" read as the player's die). A game read so is not judged (never a loss)."""
+    if len(players) != 2:
+        return []
+    named = {side: score_table.name_pattern(spelled[0], spelled[1:])
+             for side, spelled in players.items()}
+    found = []
+    for turn in turns:
+        for roll in turn.rolls:
+            face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
+            lines = [line for line in roll.printed.splitlines()
+                     if face.search(line) and ROLLED.search(line)]
+            sides = [{side for side, pattern in named.items() if pattern.search(line)}
+                     for line in lines]
+            if turn.player not in set().union(*sides) and any(len(side) == 1 for side in sides):
+                line = next(line for line, side in zip(lines, sides) if len(side) == 1)
+                found.append(f"the die {roll.face} was read as the {turn.player}'s, but the "
+                             f"program printed «{line.strip()}»")
+    return found
 
 
 def every_turn(result, runs: dict, describe=lambda name: "") -> list[tuple]:
@@ -325,6 +384,9 @@ def every_turn(result, runs: dict, describe=lambda name: "") -> list[tuple]:
         if run is None or run.grader_problem:
             result.not_judged(f"The game '{name}' could not be played fairly (the time budget "
                               "ran out, or a safety limit of the grader stopped it).")
+        if run.misread:
+            result.not_judged(f"The grader lost track of whose turn it was in the game "
+                              f"'{name}' ({run.misread[0]}); a TA will look at it.")
         if not run.turns:
             result.fail(f"In the game '{name}' no die was rolled: {run.transcript.ended_how}",
                         evidence=run.excerpt(lines=30))

@@ -403,3 +403,14 @@ def check_readability(result, submission, rubric) -> Readability:
     if found.fraction < 1:
         result.partial(found.fraction, "\n".join(found.findings()))
     return found
+
+
+def check_line_length(result, submission) -> None:
+    """A line-length item of its own: every line over the limit is one thing wrong (the
+    share of lines right is not asked; one long line of many must still cost the item)."""
+    long = measure(dict(submission.files)).long_lines
+    if not long:
+        result.note(f"No line is longer than {MAX_LINE} characters.")
+        return
+    lines = "\n".join(f"{name}, line {line}: {length} characters" for name, line, length in long)
+    result.fail(f"Keep lines to {MAX_LINE} characters; these are longer:\n{lines}")

@@ -74,15 +74,16 @@ def last_number(text: str, words: str) -> int | None:
 def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = None) \
         -> dict[str, int]:
     """Scores in columns: a line naming every name (in any order) with the numbers on the
-    next line that has as many, in the same order ("  You   Computer" over "   12     20");
-    the last such pair counts. name -> its number ({} when there is none)."""
+    next line that has as many, in the same order ("  You   Computer" over "   12     20",
+    in a box or not); the last such pair counts. name -> its number ({} when there is none)."""
     lines, found = text.splitlines(), {}
     patterns = {name: name_pattern(name, (spellings or {}).get(name, ())) for name in names}
     for at, line in enumerate(lines):
         spots = {name: pattern.search(line) for name, pattern in patterns.items()}
         if not all(spots.values()) or NUMBER.search(line):
             continue
-        below = next((other for other in lines[at + 1:at + 3] if other.strip()), "")
+        # the next line with words or numbers (a box's border "+------+" between is none)
+        below = next((other for other in lines[at + 1:at + 4] if re.search(r"\w", other)), "")
         numbers = NUMBER.findall(below)
         if len(numbers) == len(names):
             order = sorted(names, key=lambda name: spots[name].start())
