@@ -33,7 +33,8 @@ os.environ.pop("GRADER_RUN_WORKERS", None)
 # (for a program's time limits, a sleep) come while the others still compute, so that no core
 # waits with them at the end. A module not named here comes after these, in the usual order.
 LONGEST_FIRST = ["test_pocoloco.py", "test_pocoloco_defects.py", "test_poker_dice.py",
-                 "test_sandbox.py", "test_load.py", "test_yahtzee.py", "test_ta_week.py", "test_ta_term.py", "test_platforms.py",
+                 "test_sandbox.py", "test_load.py", "test_yahtzee.py", "test_ta_week.py",
+                 "test_ta_term.py", "test_platforms.py",
                  "test_student_kit.py", "test_harness.py", "test_starts.py",
                  "test_inputs.py", "test_calls.py", "test_three_card_poker.py", "test_cli.py",
                  "test_hilo.py", "test_layer.py", "test_html.py", "test_reports.py",

@@ -1,6 +1,7 @@
 """Answer forms chosen from prompt wording."""
 import pytest
 
+from graders.engine.drive import answers
 from graders.engine.drive.answers import forms, options
 
 
@@ -102,3 +103,21 @@ def test_answers_offered_without_brackets(prompt, shown):
 def test_s_beside_n_is_a_yes_in_spanish_and_portuguese(prompt, yes, no):
     assert forms(prompt, "yes")[0] == yes
     assert forms(prompt, "no")[0] == no
+
+
+@pytest.mark.parametrize("wording, stop", [
+    ("Do you want to hold? (y/n) ", True), ("Hold? [Y/n] ", True),
+    ("Bank your points? (y/n) ", True), ("Would you like to stop? (y/n) ", True),
+    ("Pass the dice? (yes/no) ", True), ("Keep going? (yes/no) ", False),
+    ("Roll again? (y/n) ", False), ("(r)oll or (h)old? ", False),
+    ("Continue your turn? (y/n) ", False), ("1 = roll, 2 = hold: ", False),
+    ("Keep this roll? (y/n) ", True)])
+def test_a_question_about_stopping_is_told_from_one_about_going_on(wording, stop):
+    """Where yes means stop ("Bank your points?"), an answer meaning "roll on" is a no."""
+    assert answers.asks_to_stop(wording) == stop
+
+
+def test_a_key_then_enter_is_an_option():
+    """'Press Enter to roll, or type h and Enter to hold': h holds, Enter rolls."""
+    prompt = "Press Enter to roll, or type h and Enter to hold: "
+    assert answers.forms(prompt, "no")[0] == "h" and answers.forms(prompt, "yes")[0] == ""

@@ -122,3 +122,36 @@ def test_a_die_the_screen_gives_the_other_side_is_a_misread():
                             ("player", "You rolled 4, the computer rolled 4"),
                             ("player", "Computer rolled 5"), ("player", "+---+\n| 4 |")):
         assert driver.misread([turn(player, printed)], players) == [], printed
+
+
+def test_a_name_the_program_gives_the_computer_is_learned():
+    """'HAL rolled 6' on every line of the computer's dice, never on the player's: HAL is the
+    computer, and its scores are read by that name. A name on only some lines is not."""
+    players = {"player": ("you",), "computer": ("computer", "cpu")}
+
+    def turn(player, lines):
+        return driver.Turn(player, [driver.Roll(face, line) for face, line in lines])
+    turns = [turn("player", [(3, "You rolled 3"), (5, "You rolled 5")]),
+             turn("computer", [(6, "HAL rolled 6. Turn total: 6"), (4, "HAL rolled 4")])]
+    learned = driver.learn_names(turns, players)
+    assert learned["computer"] == ("computer", "cpu", "HAL") and learned["player"] == ("you",)
+    turns[1].rolls[1].printed = "It rolled 4"
+    assert driver.learn_names(turns, players) == players
+
+
+def test_random_random_is_a_die_until_the_program_rolls_another_way(tmp_path):
+    """int(random.random() * 6) + 1 is loaded like randint(1, 6); once randint has rolled,
+    random() is a decision of the program's, not a die."""
+    (tmp_path / "game.py").write_text(textwrap.dedent("""
+        import random
+        print([int(random.random() * 6) + 1 for _ in range(3)])
+        print(random.randint(1, 6), round(random.random(), 3))
+    """))
+    session = driver.Session.start(tmp_path / "game.py", tmp_path,
+                                   policy=driver.ScriptedDice([2, 6, 1, 5, 3]))
+    while session.wait() is not None:
+        pass
+    session.close()
+    lines = session.transcript.text.splitlines()
+    assert "[2, 6, 1]" in lines[0] and lines[1].startswith("5 ")
+    assert [face for _, face in driver.die_marks(session.transcript)] == [2, 6, 1, 5]

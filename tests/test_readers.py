@@ -162,6 +162,20 @@ def test_score_rows_in_other_spellings_and_columns():
     assert score_table.columns("You 12\nComputer 20", ["You", "Computer"]) == {}
 
 
+def test_a_score_board_in_a_box_or_on_one_line_beats_a_message_naming_one_player():
+    """'+---+' borders between the names and the numbers are no row; 'Scores: You 17, HAL
+    115' is read before a later 'The computer reached 100 points' (a message, not a score)."""
+    from graders.engine.drive.readers import score_table
+    box = "+-----+----------+\n| You | Computer |\n+-----+----------+\n|   5 |       24 |\n"
+    assert score_table.columns(box, ["You", "Computer"]) == {"You": 5, "Computer": 24}
+    spellings = {"player": ("you",), "computer": ("computer", "HAL")}
+    text = "Scores: You 17, HAL 115\nThe computer reached 100 points. HAL wins!"
+    assert score_table.scores(text, spellings) == {"player": 17, "computer": 115}
+    assert score_table.scores("Your score: 12\nCPU: 20", {"player": ("your",),
+                                                          "computer": ("cpu",)}) == {
+        "player": 12, "computer": 20}
+
+
 def test_counts_in_words_and_after_a_bar_of_symbols_are_read():
     names = ["Quillon", "Ruby"]
     found, _ = last_standings("Quillon has twenty chips\nRuby has thirty-two chips", names)

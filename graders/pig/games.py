@@ -75,8 +75,8 @@ def play(target, folder, plan: Plan, limits) -> driver.Run:
     return driver.play(target, folder, GAME, chooser(plan), first, limits)
 
 
-def winner_named(text: str, who: str) -> bool:
-    """The text says that ``who`` ("player" or "computer") won."""
-    names = [score_table.name_pattern(*PLAYERS[name][:1], PLAYERS[name][1:])
-             for name in sorted(PLAYERS, key=lambda name: name != who)]
+def winner_named(text: str, who: str, players: dict) -> bool:
+    """The text says that ``who`` ("player" or "computer") won (``players``: their names)."""
+    names = [score_table.name_pattern(*players[name][:1], players[name][1:])
+             for name in sorted(players, key=lambda name: name != who)]
     return outcome.winner_named(text, *names)

@@ -812,11 +812,6 @@ class PocoPolicy(DrawPolicy):
             return None
         return planned[die % 3]
 
-    def wants_random_as_die(self, event: dict) -> bool:
-        """int(random.random() * 6) + 1 dice: random() counts as a die until the program
-        shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
-        return not self.die_style_seen
-
 
 def _side_from_functions(stack: list[dict]) -> str | None:
     """'human' or 'computer' when a function on the stack says whose turn it is."""

@@ -50,7 +50,9 @@ _MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,3
 # a gap of spaces or a bar (not "[3, 4, 6] Roll again?": no bracket of its own before the 6)
 _MENU_ITEM = re.compile(r"(?:[ \t]{2,}|[ \t]*[|;][ \t]*)(?:[(\[](\d)[)\]]|(\d)[).:=-]+)[ \t]*"
                         r"([A-Za-z][A-Za-z'-]*(?: [A-Za-z][A-Za-z'-]*){0,4})")
+# "type h to hold", "type h and Enter to hold"
 _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?(\w{1,10})['\"]?\s+"
+                      r"(?:and\s+(?:press\s+|hit\s+)?(?:enter|return)\s+)?"
                       r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
 _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
@@ -138,9 +140,12 @@ def asks_to_stop(wording: str, context: str = "") -> bool:
     return bool(STOP_WORDS.search(wording)) and not ROLL_WORDS.search(wording)
 
 
-STOP_WORDS = re.compile(r"\b(stop|hold|keep|stay|pass|end (your|my) turn|stand)\b", re.I)
+# "Bank your points?", "Are you done?"; "keep" is a stop ("keep this roll?") unless it goes on
+STOP_WORDS = re.compile(r"\b(stop|hold|keep(?! (going|rolling|playing|on)\b)|stay|pass|"
+                        r"end (your|my|the) turn|stand|bank|done|finish|stick|cash in)\b", re.I)
 # "Roll?" asks to roll; "keep this roll?" asks to stop (the roll is the dice, not the verb)
 ROLL_WORDS = re.compile(r"roll again|re-?roll|another roll|roll more|keep rolling|"
+                        r"keep going|go on|carry on|continue|"
                         r"(?<!this )(?<!the )(?<!your )(?<!that )(?<!my )roll\?", re.I)
 
 

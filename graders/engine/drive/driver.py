@@ -97,11 +97,13 @@ class Game:
     not_scores: str = ""
     read: Callable[[str], dict] | None = None
 
-    def shown(self, text: str) -> dict:
-        """The scores ``text`` shows: side -> points."""
+    def shown(self, text: str, players: dict | None = None) -> dict:
+        """The scores ``text`` shows: side -> points (``players``: the names learned from the
+        game, ``learn_names``; by default the game's own)."""
         if self.read is not None:
             return self.read(text)
-        return score_table.scores(text, self.players, self.not_scores) if self.players else {}
+        players = players or self.players
+        return score_table.scores(text, players, self.not_scores) if players else {}
 
     def question(self, kind: str) -> Question:
         return next(question for question in self.questions if question.kind == kind)
@@ -181,6 +183,7 @@ class Run:
     asks_first: bool | None = None
     opening: dict = field(default_factory=dict)          # ``Game.shown`` before the first die
     misread: list[str] = field(default_factory=list)     # where the screen contradicts turns
+    players: dict = field(default_factory=dict)          # the names learned (``learn_names``)
 
     @property
     def ended(self) -> bool:
@@ -270,6 +273,7 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
     dice = ScriptedDice(list(first), seed=seed)
     session = Session.start(target, folder, policy=dice, limits=limits)
     session.max_prompts = game.max_prompts
+    session.max_repeats = max(session.max_repeats, 10)     # every form of an answer tried
     run = Run(game)
     typed, confirmed, ends, attempt, last_kind = 0, False, 0, None, None
     accepted: dict[str, str] = {}               # intent -> the form the program took
@@ -341,11 +345,53 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
     run.transcript = session.transcript
     run.turns = split(run, run.transcript, ended=True)
     run.misread = misread(run.turns, game.players)
+    run.players = learn_names(run.turns, game.players)
     first = run.turns[0].start if run.turns else len(run.transcript.text)
-    run.opening = game.shown(run.transcript.text[:first])
+    run.opening = game.shown(run.transcript.text[:first], run.players)
     for turn in run.turns:
-        turn.shown = game.shown(turn.after)
+        turn.shown = game.shown(turn.after, run.players)
     return run
+
+
+COMMON = re.compile(r"^(rolls?|rolled|rolling|throws?|threw|gets?|got|turn|total|points?|"
+                    r"score|dice|die|the|and|its|his|her|with|this|that|now|then|for|you|"
+                    r"your|is|has|a|an|of|to|in|on|at)$", re.I)
+
+
+def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
+        -> dict[str, tuple[str, ...]]:
+    """The names each side goes by, with a name the program gave a side itself ("HAL rolled
+    6", "Dealer rolled 4"): a word on most lines that show that side's dice (the face and a
+    word of rolling, right after the die) and on none of the other side's, where none of the
+    known names is on most of them."""
+    if len(players) != 2:
+        return dict(players)
+    lines = {side: [] for side in players}
+    for turn in turns:
+        for roll in turn.rolls:
+            face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
+            lines.setdefault(turn.player, []).extend(
+                line for line in roll.printed.splitlines()
+                if face.search(line) and ROLLED.search(line))
+    learned = dict(players)
+    for side, own in lines.items():
+        if len(own) < 2 or side not in players:
+            continue
+        known = score_table.name_pattern(players[side][0], players[side][1:])
+        if sum(bool(known.search(line)) for line in own) * 2 > len(own):
+            continue
+        others = " ".join(line for other, found in lines.items() if other != side
+                          for line in found)
+        counts: dict[str, int] = {}
+        for line in own:
+            for word in set(re.findall(r"[A-Za-z][\w-]+", line)):
+                elsewhere = re.search(rf"\b{re.escape(word)}\b", others, re.I)
+                if not COMMON.match(word) and not elsewhere:
+                    counts[word] = counts.get(word, 0) + 1
+        best = max(counts.items(), key=lambda pair: pair[1], default=(None, 0))
+        if best[1] * 2 > len(own):
+            learned[side] = players[side] + (best[0],)
+    return learned
 
 
 ROLLED = re.compile(r"\broll|\bthrew|\bthrow|\bgot\b|\bgets\b|\bdie\b|\bdice\b", re.I)

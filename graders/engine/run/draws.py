@@ -144,8 +144,9 @@ class DrawPolicy:
         return self._other(fn, req, event), []
 
     def wants_random_as_die(self, event: dict) -> bool:
-        """Whether random.random() should be treated as a die (int(random() * 6) + 1)."""
-        return False
+        """int(random.random() * 6) + 1 dice: random() counts as a die until the program
+        shows it rolls dice another way (then random() is a decision, e.g. a strategy)."""
+        return not self.die_style_seen
 
     def _face(self, event: dict) -> int:
         face = self.next_face(event)

@@ -91,10 +91,29 @@ def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = Non
     return found
 
 
+def together(text: str, spellings: dict[str, tuple[str, ...]]) -> dict[str, int]:
+    """Scores on one line naming every player, each with a number after the name ("Scores:
+    You 17, HAL 115"); the last such line counts ({} when there is none)."""
+    found = {}
+    for line in text.splitlines():
+        spots = {name: name_pattern(name, spelled).search(line)
+                 for name, spelled in spellings.items()}
+        if not all(spots.values()):
+            continue
+        starts = sorted((spot.end(), name) for name, spot in spots.items())
+        ends = [start for start, _ in starts[1:]] + [len(line)]
+        numbers = {name: NUMBER.search(line[start:end])
+                   for (start, name), end in zip(starts, ends)}
+        if all(numbers.values()):
+            found = {name: int(number.group()) for name, number in numbers.items()}
+    return found
+
+
 def scores(text: str, spellings: dict[str, tuple[str, ...]], avoid: str = "") -> dict[str, int]:
-    """Players' scores shown last: in columns, else each name's row (``rows``; a line matching
-    ``avoid`` is no score line: "You rolled 4"). ``spellings``: name -> its other spellings;
-    name -> score for the names found."""
-    return columns(text, list(spellings), spellings) or \
+    """Players' scores shown last: in columns, else on one line naming them all
+    (``together``: a board beats a message such as "The computer reached 100 points"), else
+    each name's row (``rows``; a line matching ``avoid`` is no score line: "You rolled 4").
+    ``spellings``: name -> its other spellings; name -> score for the names found."""
+    return columns(text, list(spellings), spellings) or together(text, spellings) or \
         rows(text, list(spellings), {name: avoid for name in spellings} if avoid else None,
              spellings)
