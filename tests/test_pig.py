@@ -2,12 +2,15 @@
 
 The reference and every correct program get full marks on every automatic item, whichever way
 they ask (before the first roll of a turn or after it, "(r/h)", "1 = roll, 2 = hold", whole
-words only, a name and "Play again?") and show the scores (on one line, in columns, in
-sentences); each mutant (a `diff -u` patch) loses exactly the item its manifest names. All
-submissions are graded in one ``plugin.run`` call.
+words only, "Do you want to hold? (y/n)" where yes holds, a name and "Play again?") and show
+the scores (on one line, in columns, in a box, in sentences, under a name the program gave
+the computer); each mutant (a `diff -u` patch) loses exactly the item its manifest names.
+Thirty-six of the correct programs and fifteen mutants were written from the handout alone by
+writers who never read the grader. All submissions are graded in one ``plugin.run`` call.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -68,6 +71,29 @@ def test_feedback_names_the_turn_and_shows_it(graded):
     assert "you rolled [4, 6, 5]" in text and "0 + 15 = 15" in text and "«h»" in text
     text = item_text(graded["mutant-computer_holds_at_15"]["strategy"])
     assert "the computer rolled [6, 6, 4]" in text and "held at 16" in text
+
+
+def test_no_score_is_said_only_where_the_screen_shows_none(graded):
+    """'Your program: no score' (shown) stands beside a transcript in which no line after the
+    turn's last die holds a number but lines about the dice; 'no score of 100' (winner)
+    likewise holds no score line of 100 or more."""
+    checked = 0
+    for name, verdicts in graded.items():
+        for item in ("shown", "winner"):
+            for check in verdicts[item].checks:
+                for detail in check.details:
+                    if detail["actual"] not in ("no score", "it ended with no score of 100"):
+                        continue
+                    after = detail["evidence"].split("[dice:")[-1].split("\n")[1:]
+                    lines = [line for line in after if re.search(r"\d", line)
+                             and not re.search(games.NOT_SCORES, line, re.I)]
+                    if detail["actual"] == "no score":
+                        assert lines == [], (name, lines)
+                    else:
+                        assert not any(int(n) >= games.GOAL for line in lines
+                                       for n in re.findall(r"\d+", line)), (name, lines)
+                    checked += 1
+    assert checked >= 3         # the mutants that show no turn total or no scores say so
 
 
 def test_the_grader_is_small():

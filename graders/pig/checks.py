@@ -34,8 +34,7 @@ def games_played(submission, budget, self_check, attach):
 
 def turns_of(result, games_played):
     """(game, run, index, turn, scores before, scores after) of every turn played."""
-    plans = {plan.name: plan for plan in games.PLANS}
-    return driver.every_turn(result, games_played, lambda name: plans[name].describe())
+    return driver.every_turn(result, games_played, {p.name: p.describe() for p in games.PLANS}.get)
 
 
 def need(ok, name, run, turn, case, expected, actual, why) -> Requirement:
@@ -109,7 +108,7 @@ def check_shown(result, games_played):
                                   f"the turn total {total}",
                                   roll.printed.strip()[-200:], "Show the turn total after "
                                   "each roll."))
-        if len(after) < 2 and turn.unread():
+        if turn.unread():
             continue                # numbers the reader could not place: not judged here
         found.append(need(len(after) == 2, name, run, turn, "after the turn", "both scores",
                           ", ".join(f"{games.NAMES[who]} {n}" for who, n in after.items())
@@ -141,7 +140,7 @@ def check_winner(result, games_played):
     for name, run, index, turn, before, after in turns_of(result, games_played):
         last = index == len(run.turns) - 1
         won = [who for who, points in after.items() if points >= games.GOAL]
-        if name in seen or not (won or last and run.ended) or not after and turn.unread():
+        if name in seen or not (won or last and run.ended) or not won and turn.unread():
             continue
         seen.add(name)
         found.append(need(bool(won) and last and run.ended, name, run, turn, "the end",

@@ -19,8 +19,9 @@ NAMES = {"player": "you", "computer": "the computer"}
 MOVE = driver.Question("move", re.compile(r"\broll|\bhold\b|\bbank\b|\(r\)|\(h\)", re.I),
                        "the roll-or-hold question", {"roll": "yes", "hold": "no"},
                        opposite=answers.asks_to_stop)    # "Hold? (y/n)": yes means hold
-AGAIN = driver.Question("again", re.compile(r"\bagain\b|another|new game|play more", re.I),
-                        "'Play again?'", {"no": "no"})
+AGAIN = driver.Question("again", re.compile(r"\bagain\b|another|new game|play (one )?more|more "
+                                            r"time|replay|rematch|restart", re.I), "'Play again?'",
+                        {"no": "no"})
 GAME = driver.Game((MOVE, AGAIN), turn="move", throws={"roll": 1}, end={"again": "no"},
                    players=PLAYERS, not_scores=NOT_SCORES)
 EXTRA_TURNS = 6                     # the player's turns after the plan, if the game goes on

@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from graders.engine.drive import answers
+from graders.engine.drive.readers import prompts
 from graders.engine.run.harness import Limits, run_folder
 from graders.engine.drive.session import Session
 from graders.engine.drive.transcript import Transcript
@@ -20,9 +21,7 @@ from .policy import Plan, PocoPolicy
 
 HUMAN = "Quillon"      # unusual on purpose: it must not clash with computer players' names
 
-# "What is your name?", "Who's playing?", "Who are you?", "What should I call you?"
-NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b|\bwho(\s+i|')s\s+(playing|there)\b|"
-                  r"\bwho\s+are\s+you\b|\bcall\s+you\b|\bintroduce\s+yourself\b", re.I)
+NAME = prompts.NAME       # "What is your name?", "Who's playing?", "What should I call you?"
 CHIPS = re.compile(r"chip|how many|starting (amount|number)|start(ing)? with|\bamount\b|"
                    r"\bjetons?\b|\bcombien\b|\bfichas?\b|\btokens?\b|\bcoins?\b|"
                    r"\bstack\b|\bbankroll\b|\bpile\b|\bbuy[- ]?in\b", re.I)

@@ -146,18 +146,18 @@ class Turn:
     start: int = 0
     end: int = 0
     shown: dict = field(default_factory=dict)    # ``Game.shown`` of ``after``
+    score_lines: list[str] = field(default_factory=list)   # see ``unread``
 
     @property
     def faces(self) -> list[int]:
         return [roll.face for roll in self.rolls]
 
-    def unread(self) -> list[int]:
-        """Numbers the screen after the turn shows that are none of its dice nor running
-        totals: where ``shown`` lacks a score, the program may have shown it in a way the
-        reader does not know (then the turn is not judged on it, never a loss)."""
-        known = set(self.faces) | {sum(self.faces[:at]) for at in range(len(self.faces) + 1)}
-        return [int(number) for number in re.findall(r"\d+", self.after)
-                if int(number) not in known]
+    def unread(self) -> list[str]:
+        """Where ``shown`` lacks a side's score, the lines after the turn that hold a number
+        and could be a score line (none about its dice: ``Game.not_scores``): the program
+        may have shown it in a way the readers do not know (then the turn is not judged on
+        it, never a loss)."""
+        return self.score_lines
 
 
 @dataclass
@@ -347,9 +347,14 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
     run.misread = misread(run.turns, game.players)
     run.players = learn_names(run.turns, game.players)
     first = run.turns[0].start if run.turns else len(run.transcript.text)
-    run.opening = game.shown(run.transcript.text[:first], run.players)
+    # before the first die, a board naming every side (not a rule: "Sam, reach 100 to win")
+    opening = game.shown(run.transcript.text[:first], run.players)
+    run.opening = opening if len(opening) == len(game.players) else {}
     for turn in run.turns:
         turn.shown = game.shown(turn.after, run.players)
+        turn.score_lines = [] if len(turn.shown) >= len(game.players) else [
+            line for line in turn.after.splitlines() if re.search(r"\d", line)
+            and not (game.not_scores and re.search(game.not_scores, line, re.I))]
     return run
 
 
@@ -382,13 +387,15 @@ def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
             continue
         others = " ".join(line for other, found in lines.items() if other != side
                           for line in found)
-        counts: dict[str, int] = {}
+        counts: dict[str, int] = {}             # in order of first appearance
         for line in own:
-            for word in set(re.findall(r"[A-Za-z][\w-]+", line)):
+            for word in dict.fromkeys(re.findall(r"[A-Za-z][\w-]+", line)):
                 elsewhere = re.search(rf"\b{re.escape(word)}\b", others, re.I)
                 if not COMMON.match(word) and not elsewhere:
                     counts[word] = counts.get(word, 0) + 1
-        best = max(counts.items(), key=lambda pair: pair[1], default=(None, 0))
+        # the most frequent; among as frequent, a capitalised word (a name), the first seen
+        best = max(counts.items(), key=lambda pair: (pair[1], pair[0][0].isupper()),
+                   default=(None, 0))
         if best[1] * 2 > len(own):
             learned[side] = players[side] + (best[0],)
     return learned

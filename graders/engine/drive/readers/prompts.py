@@ -32,7 +32,11 @@ OTHER_ANSWERS = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\b|\bno\b|\bor\b|\bq\b
                            r"\bwhich\b|\bnumbers?\b", re.I)
 # "Are you sure you want to quit? (y/n)": a program checking the answer just given
 CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
-NAME = re.compile(r"\bname\b", re.I)
+# "What is your name?", "Who's playing?", "Who are you?", "What should I call you?", "How
+# you are called?"
+NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b|\bwho(\s+i|')s\s+(playing|there)\b|"
+                  r"\bwho\s+are\s+you\b|\bcall\s+you\b|\bintroduce\s+yourself\b|"
+                  r"\byou\s+(are\s+)?called\b|\bare\s+you\s+called\b", re.I)
 LETTERS = re.compile("[A-Za-z]")
 
 
