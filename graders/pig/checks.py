@@ -148,7 +148,7 @@ def check_winner(result, games_played):
                           if won else "it ended with no score of 100", f"The first to "
                           f"{games.GOAL} wins, and the game ends there."))
         if won:
-            found.append(need(games.winner_named(turn.after, won[0], run.players), name, run, turn,
+            found.append(need(run.winner_named(turn.after, won[0]), name, run, turn,
                               "the winner", f"{games.NAMES[won[0]]} named as the winner",
                               turn.after.strip()[-200:], "Say who won."))
     score(result, found, "game endings")

@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 
 from graders.engine.drive import answers, driver
-from graders.engine.drive.readers import outcome, score_table
 from graders.engine.drive.scripted import Stop
 
 GOAL, HOLDS_AT = 100, 20
@@ -16,7 +15,8 @@ PLAYERS = {"player": ("you", "your", "player", "human", "me", "Sam"),
            "computer": ("computer", "computer's", "cpu", "comp", "ai", "bot", "opponent")}
 NOT_SCORES = r"roll|turn|bank|\bhold|\blose|\blost|\bgets?\b|\badds?\b|\+"
 NAMES = {"player": "you", "computer": "the computer"}
-MOVE = driver.Question("move", re.compile(r"\broll|\bhold\b|\bbank\b|\(r\)|\(h\)", re.I),
+MOVE = driver.Question("move", re.compile(r"\broll|\bhold\b|\bbank\b|\bthrow|\bgo again\b|"
+                                          r"\(r\)|\(h\)", re.I),
                        "the roll-or-hold question", {"roll": "yes", "hold": "no"},
                        opposite=answers.asks_to_stop)    # "Hold? (y/n)": yes means hold
 AGAIN = driver.Question("again", re.compile(r"\bagain\b|another|new game|play (one )?more|more "
@@ -74,10 +74,3 @@ def chooser(plan: Plan):
 def play(target, folder, plan: Plan, limits) -> driver.Run:
     first = plan.player[0][:1] + SPARE + plan.player[0][:1]
     return driver.play(target, folder, GAME, chooser(plan), first, limits)
-
-
-def winner_named(text: str, who: str, players: dict) -> bool:
-    """The text says that ``who`` ("player" or "computer") won (``players``: their names)."""
-    names = [score_table.name_pattern(*players[name][:1], players[name][1:])
-             for name in sorted(players, key=lambda name: name != who)]
-    return outcome.winner_named(text, *names)

@@ -44,7 +44,7 @@ from typing import Callable
 
 from . import answers
 from ..run.draws import ScriptedDice
-from .readers import prompts, score_table
+from .readers import outcome, prompts, score_table
 from .scripted import Stop
 from .session import Session
 from .transcript import Transcript
@@ -192,6 +192,14 @@ class Run:
     @property
     def grader_problem(self) -> bool:
         return bool(self.transcript and self.transcript.outcome.get("grader_problem"))
+
+    def winner_named(self, text: str, who: str) -> bool:
+        """Whether a line of winning in ``text`` names the side ``who`` by any of its names
+        (``players``: the game's and the learned ones), and before the other side if both are
+        named ("You beat the computer"; ``outcome.winner_named``)."""
+        names = [score_table.name_pattern(self.players[side][0], self.players[side][1:])
+                 for side in sorted(self.players, key=lambda side: side != who)]
+        return outcome.winner_named(text, *names)
 
     def excerpt(self, start: int = 0, end: int | None = None, lines: int = 40) -> str:
         return self.transcript.render(start, end, max_lines=lines) if self.transcript else ""
