@@ -155,3 +155,19 @@ def test_random_random_is_a_die_until_the_program_rolls_another_way(tmp_path):
     lines = session.transcript.text.splitlines()
     assert "[2, 6, 1]" in lines[0] and lines[1].startswith("5 ")
     assert [face for _, face in driver.die_marks(session.transcript)] == [2, 6, 1, 5]
+
+
+def test_a_numbered_label_is_learned_whole_and_is_no_contradiction():
+    """The computer called 'Player 2': learned as 'Player 2' (not 'Player' alone), and its
+    lines do not name the human though 'player' is one of the human's spellings."""
+    players = {"player": ("you", "player", "Sam"), "computer": ("computer", "cpu")}
+    turns = [driver.Turn("player", [driver.Roll(3, "Sam rolled 3"),
+                                    driver.Roll(5, "Sam rolled 5")]),
+             driver.Turn("computer", [driver.Roll(6, "Player 2 rolled 6. Turn total: 6"),
+                                      driver.Roll(4, "Player 2 rolled 4. Turn total: 10")])]
+    learned = driver.learn_names(turns, players)
+    assert learned["computer"][-1] == "Player 2"
+    assert driver.misread(turns, learned) == []
+    run = driver.Run(driver.Game((), "move"), players=learned)
+    assert run.winner_named("Player 2 wins the game with 115 points!", "computer")
+    assert not run.winner_named("Player 2 wins the game with 115 points!", "player")

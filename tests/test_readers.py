@@ -171,6 +171,11 @@ def test_a_score_board_in_a_box_or_on_one_line_beats_a_message_naming_one_player
     spellings = {"player": ("you",), "computer": ("computer", "HAL")}
     text = "Scores: You 17, HAL 115\nThe computer reached 100 points. HAL wins!"
     assert score_table.scores(text, spellings) == {"player": 17, "computer": 115}
+    robot = {"player": ("you",), "computer": ("Robo-9000",)}
+    board = "You 17 points\nRobo-9000 115 points\n*** Robo-9000 crosses the line. Robo-9000 wins!"
+    assert score_table.scores(board, robot) == {"player": 17, "computer": 115}
+    assert score_table.columns("You   Player 2\n 17     115", ["You", "Player 2"]) == {
+        "You": 17, "Player 2": 115}
     assert score_table.scores("Your score: 12\nCPU: 20", {"player": ("your",),
                                                           "computer": ("cpu",)}) == {
         "player": 12, "computer": 20}

@@ -15,7 +15,7 @@ POSITIVE = {"y", "yes", "yeah", "yep", "r", "roll", "rolls", "again", "reroll", 
             "continue", "c", "play", "p", "go", "ok", "okay", "sure", "more", "another",
             "keep rolling", "roll again", "true", "t", "one more", "o", "oui", "si", "sí", "sim",
             "ja", "j"}
-NEGATIVE = {"n", "no", "nope", "s", "stop", "h", "hold", "k", "keep", "pass", "end", "done",
+NEGATIVE = {"n", "no", "nope", "s", "stop", "h", "hold", "k", "keep", "pass", "end", "done", "bank",
             "stay", "finish", "e", "exit", "q", "quit", "stand", "f", "false", "nah", "non",
             "nein"}
 ENTER_WORDS = re.compile(r"\b(press|hit|push|tap)\s+(the\s+)?(enter|return|any\s+key)|"
@@ -37,7 +37,8 @@ class Option:
         for candidate in (words, first, self.text.lower()):
             if candidate in POSITIVE or candidate.startswith(("roll", "again", "yes", "throw")):
                 return "yes"
-            if candidate in NEGATIVE or candidate.startswith(("stop", "hold", "no", "keep")):
+            if candidate in NEGATIVE or candidate.startswith(("stop", "hold", "no", "keep",
+                                                              "bank")):
                 return "no"
         return None
 
@@ -55,7 +56,9 @@ _KEY_FOR = re.compile(r"(?:enter|type|press|input|choose|select|or|and)\s+['\"]?
                       r"(?:and\s+(?:press\s+|hit\s+)?(?:enter|return)\s+)?"
                       r"(?:to|for)\s+(?:an?\s+|the\s+)?([A-Za-z][\w-]*(?:\s[a-z]+)?)", re.I)
 _QUOTED_OR = re.compile(r"['\"](\w{1,10})['\"]\s*(?:,|or)\s*['\"](\w{1,10})['\"]", re.I)
-_BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold)\b", re.I)
+# "Roll or bank?", "roll or hold": a yes word or letter, then a no word or letter
+_BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold|bank|pass|stay|end)\b",
+                      re.I)
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
 # "Roll again (R) or stay (S)?": the key in brackets after its word
 _WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")

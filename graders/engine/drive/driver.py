@@ -352,8 +352,8 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
         session.close()
     run.transcript = session.transcript
     run.turns = split(run, run.transcript, ended=True)
-    run.misread = misread(run.turns, game.players)
     run.players = learn_names(run.turns, game.players)
+    run.misread = misread(run.turns, run.players)
     first = run.turns[0].start if run.turns else len(run.transcript.text)
     # before the first die, a board naming every side (not a rule: "Sam, reach 100 to win")
     opening = game.shown(run.transcript.text[:first], run.players)
@@ -369,6 +369,10 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
 COMMON = re.compile(r"^(rolls?|rolled|rolling|throws?|threw|gets?|got|turn|total|points?|"
                     r"score|dice|die|the|and|its|his|her|with|this|that|now|then|for|you|"
                     r"your|is|has|a|an|of|to|in|on|at)$", re.I)
+
+
+# a word, or a capitalised word and its number ("Player 2", not "rolled 6")
+NAME_WORD = re.compile(r"[A-Z][\w-]*[ \t]\d{1,2}\b(?![.,:]?\d)|[A-Za-z][\w-]+")
 
 
 def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
@@ -397,7 +401,7 @@ def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
                           for line in found)
         counts: dict[str, int] = {}             # in order of first appearance
         for line in own:
-            for word in dict.fromkeys(re.findall(r"[A-Za-z][\w-]+", line)):
+            for word in dict.fromkeys(NAME_WORD.findall(line)):
                 elsewhere = re.search(rf"\b{re.escape(word)}\b", others, re.I)
                 if not COMMON.match(word) and not elsewhere:
                     counts[word] = counts.get(word, 0) + 1
@@ -426,8 +430,7 @@ def misread(turns: list[Turn], players: dict[str, tuple[str, ...]]) -> list[str]
             face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
             lines = [line for line in roll.printed.splitlines()
                      if face.search(line) and ROLLED.search(line)]
-            sides = [{side for side, pattern in named.items() if pattern.search(line)}
-                     for line in lines]
+            sides = [_sides_named(line, named) for line in lines]
             if turn.player not in set().union(*sides) and any(len(side) == 1 for side in sides):
                 line = next(line for line, side in zip(lines, sides) if len(side) == 1)
                 found.append(f"the die {roll.face} was read as the {turn.player}'s, but the "
@@ -435,11 +438,26 @@ def misread(turns: list[Turn], players: dict[str, tuple[str, ...]]) -> list[str]
     return found
 
 
+def _sides_named(line: str, named: dict[str, re.Pattern]) -> set[str]:
+    """The sides a line names by a name of theirs alone: a name that is also the other
+    side's where it stands ("Player 2" beside the spelling "player") or that is a numbered
+    label ("Player 2", "Computer 1") says nothing."""
+    spans = {side: [match.span() for match in pattern.finditer(line)
+                    if not re.match(r"\s*#?\d", line[match.end():])]
+             for side, pattern in named.items()}
+    return {side for side, own in spans.items()
+            if any(all(end <= start2 or end2 <= start for other, theirs in spans.items()
+                       if other != side for start2, end2 in theirs) for start, end in own)}
+
+
 def every_turn(result, runs: dict, describe=lambda name: "") -> list[tuple]:
     """(game name, run, index, turn, shown before, shown after) of every turn of the games
     played (name -> Run; None: not played, the budget ran out). A game that a safety net
-    stopped or that was not played makes the item not judged; one in which no die was
-    rolled fails it. ``describe(name)``: the game's plan, noted for the student."""
+    stopped, that was not played, whose reading the screen contradicts (``misread``) or in
+    which the grader found no form of an answer the program takes makes the item not judged
+    (a TA looks; never the student's loss); one in which no die was rolled fails it. A turn
+    cut off by the end of a run that did not end by itself is left out (what follows it was
+    never printed). ``describe(name)``: the game's plan, noted for the student."""
     found = []
     for name, run in runs.items():
         if run is None or run.grader_problem:
@@ -448,13 +466,18 @@ def every_turn(result, runs: dict, describe=lambda name: "") -> list[tuple]:
         if run.misread:
             result.not_judged(f"The grader lost track of whose turn it was in the game "
                               f"'{name}' ({run.misread[0]}); a TA will look at it.")
+        if run.refused:
+            said = run.stop.reason if run.stop else f"no form of «{run.refused[0]}»"
+            result.not_judged(f"In the game '{name}' the grader stopped: {said}. A TA will "
+                              "look at it.", evidence=run.excerpt(lines=30))
         if not run.turns:
             result.fail(f"In the game '{name}' no die was rolled: {run.transcript.ended_how}",
                         evidence=run.excerpt(lines=30))
         if describe(name):
             result.note(f"The grader played '{name}' with loaded dice: {describe(name)}.")
         before = run.opening
-        for index, turn in enumerate(run.turns):
+        complete = run.turns if run.ended else run.turns[:-1]
+        for index, turn in enumerate(complete):
             found.append((name, run, index, turn, before, turn.shown))
             before = turn.shown
     return found

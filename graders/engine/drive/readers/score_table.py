@@ -38,7 +38,8 @@ def rows(text: str, names, avoid: dict[str, str] | None = None,
         avoided = (avoid or {}).get(name)
         for line in text.splitlines():
             spot = pattern.search(line)
-            number = spot and NUMBER.search(line[spot.end():])
+            # the number after the name, not one in a name ("Robo-9000 wins, Robo-9000!")
+            number = spot and NUMBER.search(pattern.sub(" ", line[spot.end():]))
             if number and not (avoided and re.search(avoided, line, re.I)):
                 found[name] = int(number.group())
     return found
@@ -80,7 +81,10 @@ def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = Non
     patterns = {name: name_pattern(name, (spellings or {}).get(name, ())) for name in names}
     for at, line in enumerate(lines):
         spots = {name: pattern.search(line) for name, pattern in patterns.items()}
-        if not all(spots.values()) or NUMBER.search(line):
+        unnamed = line
+        for pattern in patterns.values():
+            unnamed = pattern.sub(" ", unnamed)        # a name may hold digits: "Player 2"
+        if not all(spots.values()) or NUMBER.search(unnamed):
             continue
         # the next line with words or numbers (a box's border "+------+" between is none)
         below = next((other for other in lines[at + 1:at + 4] if re.search(r"\w", other)), "")
