@@ -121,3 +121,13 @@ def test_a_key_then_enter_is_an_option():
     """'Press Enter to roll, or type h and Enter to hold': h holds, Enter rolls."""
     prompt = "Press Enter to roll, or type h and Enter to hold: "
     assert answers.forms(prompt, "no")[0] == "h" and answers.forms(prompt, "yes")[0] == ""
+
+
+def test_an_indented_menu_and_keys_with_words_in_brackets_are_options():
+    """'    1 - Roll again' under 'What next?', below dice labelled '[2] [3] [4]'; 'Type 1 (roll
+    again) or 2 (keep)'."""
+    menu = "   [2]   [3]   [4]\n  What next?\n    1 - Roll again\n    2 - Keep this roll\n" \
+           "  Choose 1 or 2: "
+    assert forms(menu, "yes")[0] == "1" and forms(menu, "no")[0] == "2"
+    again = "That's not a choice. Type 1 (roll again) or 2 (keep): "
+    assert forms(again, "yes")[0] == "1" and forms(again, "no")[0] == "2"

@@ -156,6 +156,8 @@ def test_an_animation_the_grader_cannot_follow_is_listed_for_a_ta(graded):
      None),
     ("If there is a tie for the lowest roll, the player who went first is safe.", None),
     ("Ties are broken at random among the tied players.", None),
+    ("A tie for the highest roll goes to the tied player who rolled last; a tie for the lowest "
+     "roll is lost by the tied player who rolled first.", "first"),
 ])
 def test_the_order_rule_for_a_tie_for_the_lowest_roll_is_read_only_when_plain(rule, way):
     """Checked against the tied rounds of the 'ties' game (mutant

@@ -189,3 +189,15 @@ def test_counts_in_words_and_after_a_bar_of_symbols_are_read():
                               names)
     assert found == {"Quillon": 20, "Ruby": 32}
     assert numbers_by_name("Ruby's turn: one roll left", names) == {}
+
+
+def test_standings_in_a_table_turned_sideways():
+    """The names on one line, their chips on the next ('Player | Quillon | Zip' over 'Chips |
+    20 | 20'): read in the header's order; a later block of name lines wins."""
+    names = ["Quillon", "Zip", "Zap", "Chip Bot", "Chip"]
+    table = ("  Player | Quillon | Zip | Chip Bot | Zap | Chip\n"
+             "  Chips  |      20 |  18 |        3 |  22 |    1\n  Order  | Zip -> Quillon\n")
+    found, _ = last_standings(table, names)
+    assert found == {"Quillon": 20, "Zip": 18, "Chip Bot": 3, "Zap": 22, "Chip": 1}
+    later = table + "Quillon: 19\nZip: 19\nZap: 21\nChip Bot: 4\nChip: 1\n"
+    assert last_standings(later, names)[0]["Quillon"] == 19

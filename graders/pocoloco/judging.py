@@ -132,7 +132,7 @@ ORDER_WAYS = {"first": re.compile(r"\b(first|earliest|earlier)\b", re.I),
               "last": re.compile(r"\b(last|latest|later)\b", re.I)}
 ORDER_CONTEXT = re.compile(r"\border\b|\bturn|\brolled\b|\bwent\b|\bplayed\b|\bcame\b", re.I)
 LOW_TIE = re.compile(r"\blowest|\bworst|\blow roll|\bbottom", re.I)
-PICKED = re.compile(r"\bchosen\b|\bpicked\b|\bselected\b|\blos(e|es|er)\b", re.I)
+PICKED = re.compile(r"\bchosen\b|\bpicked\b|\bselected\b|\blos(e|es|er)\b|\blost\s+by\b", re.I)
 # words that make a clause a preference ("counts as better": the other one loses), turn it
 # around ("is safe") or speak of winning: such a clause is not read
 TURNED = re.compile(r"better|advantage|ahead|\bwins?\b|winner|safe|escape|avoid|spared|"

@@ -46,7 +46,9 @@ class Option:
 _PAIR = re.compile(r"[(\[{<]\s*['\"]?(\w{1,12})['\"]?\s*(?:/|\||,|\bor\b)\s*['\"]?(\w{1,12})"
                    r"['\"]?\s*(?:(?:/|\||,|\bor\b)\s*['\"]?\w{1,12}['\"]?\s*)?[)\]}>]")
 _BRACKET_LETTER = re.compile(r"[(\[](\w)[)\]](\w*)")
-_MENU_LINE = re.compile(r"^\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,30})", re.M)
+# "1) Roll again", "    2 - Keep this roll" (indented under "What next?")
+_MENU_LINE = re.compile(r"^[ \t]*\W{0,3}[(\[]?(\d)\s*[).\]:=-]+\s*([A-Za-z][\w' -]{0,30})",
+                        re.M)
 # "1) Roll again   2) Stop", "[1] Roll | [2] Stop": a later item of a menu on one line, after
 # a gap of spaces or a bar (not "[3, 4, 6] Roll again?": no bracket of its own before the 6)
 _MENU_ITEM = re.compile(r"(?:[ \t]{2,}|[ \t]*[|;][ \t]*)(?:[(\[](\d)[)\]]|(\d)[).:=-]+)[ \t]*"
@@ -62,8 +64,8 @@ _BARE_OR = re.compile(r"\b(y|yes|r|roll)\s+or\s+(n|no|s|stop|h|hold|bank|pass|st
 _LABEL_EQUALS = re.compile(r"\b(\w)\s*[=:]\s*([A-Za-z]{2,12})")
 # "Roll again (R) or stay (S)?": the key in brackets after its word
 _WORD_THEN_KEY = re.compile(r"([A-Za-z]{2,12})\s*[(\[](\w)[)\]](?!\w)")
-# "s (sí) or n (no)", "r (roll)": a key, then its word in brackets
-_KEY_THEN_WORD = re.compile(r"(?<![\w(\[])(\w)\s+[(\[]([^\W\d_]{2,8})[)\]]")
+# "s (sí) or n (no)", "r (roll)", "1 (roll again)": a key, then its word(s) in brackets
+_KEY_THEN_WORD = re.compile(r"(?<![\w(\[])(\w)\s+[(\[]([^\W\d_]{2,8}(?: [^\W\d_]{2,8})?)[)\]]")
 # "roll again? y/n" without brackets: a pair of words or letters, one of them a yes or a no
 # (so "and/or" or "Win/Loss" in the text around a question are not taken for its answers)
 _BARE_SLASH = re.compile(r"(?<![\w/])([A-Za-z]{1,5})\s*/\s*([A-Za-z]{1,5})(?![\w/])")
