@@ -267,11 +267,15 @@ def check_standings_each_round(games, result):
 def check_roll_limit(games, result):
     reading = game(games, LONG, result)
     have_round(reading, 0, result, LONG)
-    problems, judged, rerolled = [], 0, 0
+    problems, judged, rerolled, shown = [], 0, 0, None
     for scenario in (LONG, STRATEGY, TIES):
         other = games.get(scenario.name)
         if other is not None:
-            problems += [p + f" ('{scenario.name}' game)" for p in limit_breaks(other)]
+            found = limit_breaks(other)
+            problems += [p + f" ('{scenario.name}' game)" for p in found]
+            if found and shown is None:         # the evidence: the first such round's text
+                number = int(re.search(r"Round (\d+)", found[0]).group(1))
+                shown = other.excerpt(other.region(number - 1), 80)
             judged += sum(1 for r in other.rounds if other.complete(r.index))
             rerolled += sum(1 for r in other.rounds if other.complete(r.index)
                             for turn in r.turns.values() if len(turn.rolls) > 1)
@@ -281,10 +285,9 @@ def check_roll_limit(games, result):
                           "so the roll limit was never tested.")
     result.judged(judged)
     if problems:
-        span = (reading.before(0)[1], reading.after(1)[0])
         result.fail("Players may roll at most 3 times, and never more often than the player "
                     "before them in the round. " + "; ".join(dict.fromkeys(problems)) + ".",
-                    evidence=reading.excerpt(span, 80))
+                    evidence=shown)
 
 
 @pytest.mark.item("roll-again")

@@ -78,8 +78,10 @@ STRATEGY = Scenario(
     "strategy", 20, Plan(
         human_position=[0, 0],
         dice=_rounds(
-            # 0: a computer with 6 6 6 (only PoCo! beats it) should hold
-            [[[5, 5, 4]], [SIX3, [2, 2, 3]], [[1, 5, 6]], [[1, 4, 6]]],
+            # 0: a computer with 6 6 6 (only PoCo! beats it) should hold; then everyone has
+            #    one roll: the last player's 2 2 3 (the worst roll) may not be rolled again
+            #    (a limit taken from the first player's rolls, not the one before, shows)
+            [[[5, 5, 4]], [SIX3, [2, 2, 3]], [[1, 5, 6]], [[2, 2, 3], [1, 4, 6]]],
             # 1: computers on 2 2 3 (the worst roll) should roll again; the last one on 260
             #    points, below everyone's three-of-a-kinds, should roll again too
             [[[5, 5, 5]], [[2, 2, 3], [2, 2, 3], [4, 4, 4]], [[2, 2, 3], [2, 2, 3], SIX3],
