@@ -247,10 +247,16 @@ def check_round_box_at_ten(games, result):
 @pytest.mark.item("standings")
 def check_standings_each_round(games, result):
     reading = game(games, LONG, result)
-    missing = []
+    missing, early = [], []
     for round_ in reading.rounds[:LONG.rounds]:
         if len(reading.standings_before(round_.index)) < len(reading.names):
             missing.append(round_.index)
+            continue
+        # the handout: the round's box, "then every player's name and chip count"; judged
+        # only where the round's own heading was found before its first roll
+        after = reading.standings_after_heading(round_.index)
+        if after is not None and len(after) < len(reading.names):
+            early.append(round_.index)
     checked = len(reading.rounds[:LONG.rounds])
     result.judged(checked)
     result.measure("rounds with every player's chips shown first", checked - len(missing))
@@ -260,6 +266,11 @@ def check_standings_each_round(games, result):
                    f"with a chip count ({', '.join(reading.names)}).")
         fraction = 0.0 if len(missing) == checked else 0.5
         result.partial(fraction, message, evidence=reading.excerpt(reading.before(index), 30))
+    elif early and len(early) == checked:
+        index = early[min(1, len(early) - 1)]      # Round 2's text: the chips, then its box
+        result.partial(0.5, f"Every player's chips are shown before each round's box, not "
+                       f"after it: show the box of Round {index + 1} first, then the names "
+                       "and chip counts.", evidence=reading.excerpt(reading.before(index), 30))
 
 
 # ---------------------------------------------------------------------------- rolling

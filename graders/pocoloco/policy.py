@@ -638,6 +638,20 @@ class PocoPolicy(DrawPolicy):
         if turn.player is None:
             self._set_player(turn, self._roller_named(text))    # "CPU 2 rolled: 3 4 5"
         says, who = self._text_evidence(turn, text)
+        rolled = self._roller_named(text) if says is None and turn.player is not None else None
+        taken = {t.player for t in self._round_turns(turn.round) if t is not turn}
+        if rolled not in (None, turn.player, self.human) and rolled not in taken:
+            # the screen names who rolled these dice ("Dex, roll number 1:") and that player
+            # stopping ("Dex stops with 164 points"), another player than the one a variable
+            # named (a set-up loop's leftover "cpu" in main): the screen is believed and the
+            # variable struck. A line naming the next player ("** HAL, up to 1 roll **")
+            # without such a stop changes nothing.
+            was, turn.player = turn.player, rolled
+            says, who = self._text_evidence(turn, text)
+            if says is True and who is None:
+                self._strike(named, rolled)
+            else:
+                turn.player, (says, who) = was, (None, None)
         if says is True:
             return self._next_turn(turn, who or (named if named != turn.player else None))
         if says is False:                   # "Maya goes again"

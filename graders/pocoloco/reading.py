@@ -276,6 +276,15 @@ class Reading:
     def standings_before(self, index: int) -> dict[str, int]:
         return self._standings_in(self.before(index))
 
+    def standings_after_heading(self, index: int) -> dict[str, int] | None:
+        """The standings between round ``index``'s own heading ("Round 3" in its box) and its
+        first roll; None where no heading of that round lies before it."""
+        start, end = self.before(index)
+        headings = self._remember(("headings",), self._headings)
+        if index >= len(headings) - 1 or not start <= headings[index] < end:
+            return None
+        return self._standings_in((headings[index], end))
+
     def standings_at_end(self) -> dict[str, int]:
         last = self.rounds[-1].index if self.rounds else -1
         return self._standings_in(self.after(last))

@@ -33,10 +33,11 @@ OTHER_ANSWERS = re.compile(r"\by(es)?\s*[/|]\s*no?\b|\byes\b|\bno\b|\bor\b|\bq\b
 # "Are you sure you want to quit? (y/n)": a program checking the answer just given
 CONFIRM = re.compile(r"\bare\s+you\s+sure\b|\breally\b|\bconfirm", re.I)
 # "What is your name?", "Who's playing?", "Who are you?", "What should I call you?", "How
-# you are called?"
+# you are called?", "Comment vous appelez-vous ?", "¿Cómo te llamas?", "Come ti chiami?"
 NAME = re.compile(r"\bname\b|\bnom\b|\bprénom\b|\bwho(\s+i|')s\s+(playing|there)\b|"
                   r"\bwho\s+are\s+you\b|\bcall\s+you\b|\bintroduce\s+yourself\b|"
-                  r"\byou\s+(are\s+)?called\b|\bare\s+you\s+called\b", re.I)
+                  r"\byou\s+(are\s+)?called\b|\bare\s+you\s+called\b|\bappel(ez|les)\b|"
+                  r"\bllamas\b|\bnombre\b|\bchiami\b|\bheißt\b|\bnome\b", re.I)
 LETTERS = re.compile("[A-Za-z]")
 
 
