@@ -366,6 +366,17 @@ def play(target: Path, folder: Path, game: Game, choose: Callable, first=(),
     return run
 
 
+ROLLED = re.compile(r"\broll|\bthrew|\bthrow|\bgot\b|\bgets\b|\bdie\b|\bdice\b", re.I)
+
+
+def dice_lines(roll: Roll) -> list[str]:
+    """The lines printed right after a die that show its face beside a word of rolling
+    ("HAL rolled 6"): what ``learn_names`` and ``misread`` read a roller from."""
+    face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
+    return [line for line in roll.printed.splitlines()
+            if face.search(line) and ROLLED.search(line)]
+
+
 COMMON = re.compile(r"^(rolls?|rolled|rolling|throws?|threw|gets?|got|turn|total|points?|"
                     r"score|dice|die|the|and|its|his|her|with|this|that|now|then|for|you|"
                     r"your|is|has|a|an|of|to|in|on|at)$", re.I)
@@ -386,10 +397,7 @@ def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
     lines = {side: [] for side in players}
     for turn in turns:
         for roll in turn.rolls:
-            face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
-            lines.setdefault(turn.player, []).extend(
-                line for line in roll.printed.splitlines()
-                if face.search(line) and ROLLED.search(line))
+            lines.setdefault(turn.player, []).extend(dice_lines(roll))
     learned = dict(players)
     for side, own in lines.items():
         if len(own) < 2 or side not in players:
@@ -413,9 +421,6 @@ def learn_names(turns: list[Turn], players: dict[str, tuple[str, ...]]) \
     return learned
 
 
-ROLLED = re.compile(r"\broll|\bthrew|\bthrow|\bgot\b|\bgets\b|\bdie\b|\bdice\b", re.I)
-
-
 def misread(turns: list[Turn], players: dict[str, tuple[str, ...]]) -> list[str]:
     """Where the screen contradicts whose turn the driver read: right after a die, a line
     that shows its face beside a word of rolling names the other side only ("Computer
@@ -427,9 +432,7 @@ def misread(turns: list[Turn], players: dict[str, tuple[str, ...]]) -> list[str]
     found = []
     for turn in turns:
         for roll in turn.rolls:
-            face = re.compile(rf"(?<![\d-]){roll.face}(?!\d)")
-            lines = [line for line in roll.printed.splitlines()
-                     if face.search(line) and ROLLED.search(line)]
+            lines = dice_lines(roll)
             sides = [_sides_named(line, named) for line in lines]
             if turn.player not in set().union(*sides) and any(len(side) == 1 for side in sides):
                 line = next(line for line, side in zip(lines, sides) if len(side) == 1)

@@ -77,21 +77,39 @@ def columns(text: str, names, spellings: dict[str, tuple[str, ...]] | None = Non
     """Scores in columns: a line naming every name (in any order) with the numbers on the
     next line that has as many, in the same order ("  You   Computer" over "   12     20",
     in a box or not); the last such pair counts. name -> its number ({} when there is none)."""
-    lines, found = text.splitlines(), {}
     patterns = {name: name_pattern(name, (spellings or {}).get(name, ())) for name in names}
+    table = sideways(text.splitlines(), patterns)
+    return table[2] if table else {}
+
+
+def sideways(lines: list[str], patterns: dict[str, re.Pattern]) \
+        -> tuple[int, int, dict[str, int]] | None:
+    """A table turned sideways: a line naming everyone (``patterns``: name -> how it is
+    written) and no other number, then, past any border ("+------+"), a line holding one
+    number for each, in the same order. The last such pair: (index of the names' line, index
+    of the numbers' line, name -> number), or None. Where two names overlap ("Chip Bot",
+    "Chip"), the longer takes its place first; a name may hold digits ("Player 2")."""
+    found = None
     for at, line in enumerate(lines):
-        spots = {name: pattern.search(line) for name, pattern in patterns.items()}
+        spots: dict[str, tuple[int, int]] = {}
+        for name in sorted(patterns, key=len, reverse=True):
+            spot = next((match.span() for match in patterns[name].finditer(line)
+                         if not any(a < match.end() and match.start() < b
+                                    for a, b in spots.values())), None)
+            if spot is None:
+                break
+            spots[name] = spot
         unnamed = line
         for pattern in patterns.values():
-            unnamed = pattern.sub(" ", unnamed)        # a name may hold digits: "Player 2"
-        if not all(spots.values()) or NUMBER.search(unnamed):
+            unnamed = pattern.sub(" ", unnamed)
+        if len(spots) < len(patterns) or NUMBER.search(unnamed):
             continue
-        # the next line with words or numbers (a box's border "+------+" between is none)
-        below = next((other for other in lines[at + 1:at + 4] if re.search(r"\w", other)), "")
-        numbers = NUMBER.findall(below)
-        if len(numbers) == len(names):
-            order = sorted(names, key=lambda name: spots[name].start())
-            found = {name: int(number) for name, number in zip(order, numbers)}
+        below = next((index for index in range(at + 1, min(at + 4, len(lines)))
+                      if re.search(r"\w", lines[index])), None)
+        numbers = NUMBER.findall(lines[below]) if below is not None else []
+        if len(numbers) == len(patterns):
+            order = sorted(patterns, key=lambda name: spots[name][0])
+            found = (at, below, {name: int(number) for name, number in zip(order, numbers)})
     return found
 
 

@@ -8,6 +8,7 @@ import functools
 import re
 
 from .numbers import in_digits
+from .score_table import sideways
 
 
 TRANSFER = re.compile(r"\b(give|gives|gave|pay|pays|paid|receive|receives|received|get|gets|"
@@ -92,29 +93,6 @@ def next_number(not_after: tuple[str, ...] = NOT_AFTER) -> re.Pattern:
 NEXT_NUMBER = next_number()
 
 
-def _last_table(lines: list[str], names: list[str]) -> tuple[int, dict[str, int]] | None:
-    """A table turned sideways: a line naming every player and no number, then the next line
-    holding one number for each, in the same order ("Player | Ann | Mo" over "Chips | 7 |
-    10"). The last such pair: (index of its numbers' line, name -> number), or None."""
-    found = None
-    for at, line in enumerate(lines[:-1]):
-        if DIGIT.search(line):
-            continue
-        spots = {}
-        for name in sorted(names, key=len, reverse=True):     # "Chip Bot" before "Chip"
-            spot = next((match.span() for match in _name_pattern(name).finditer(line)
-                         if not any(a < match.end() and match.start() < b
-                                    for a, b in spots.values())), None)
-            if spot is None:
-                break
-            spots[name] = spot
-        numbers = re.findall(r"(?<![\w.])-?\d+(?![\w.])", lines[at + 1])
-        if len(spots) == len(names) and len(numbers) == len(names):
-            order = sorted(names, key=lambda name: spots[name][0])
-            found = (at + 1, {name: int(number) for name, number in zip(order, numbers)})
-    return found
-
-
 def last_standings(text: str, names: list[str], window: int = 14,
                    not_after: tuple[str, ...] = NOT_AFTER) -> tuple[dict[str, int], str]:
     """The last block of lines giving every name a number (and the lines themselves);
@@ -135,10 +113,11 @@ def last_standings(text: str, names: list[str], window: int = 14,
             read[index] = numbers_by_name(lines[index], names, not_after)
         return read[index]
 
-    table = _last_table(lines, names)
+    # a table turned sideways: the names on one line, their numbers on the next
+    table = sideways(lines, {name: _name_pattern(name) for name in names})
     for end in range(len(lines) - 1, -1, -1):
-        if table and end == table[0]:
-            return table[1], "\n".join(lines[end - 1:end + 1])
+        if table and end == table[1]:
+            return table[2], "\n".join(lines[table[0]:end + 1])
         found: dict[str, int] = {}
         used: list[int] = []
         for index in range(end, max(-1, end - window), -1):
