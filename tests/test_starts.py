@@ -120,3 +120,28 @@ def test_a_run_the_grader_closed_is_not_shared(owner, tmp_path):
     child.close()                                       # the grader gives up on its own
     assert not starts.repeatable(child)
     assert not _run(folders[1]).replayed
+
+
+def test_a_later_run_waits_while_the_first_is_still_being_set_up():
+    """The first run has claimed its start but has no process yet (a busy fork server): its
+    real time has not begun, so a later run waits for its record instead of running too."""
+    class NotYetStarted:
+        started = 0.0                    # no process yet
+        starved_seconds = 0.0
+        _cpu = 0.0
+
+        @property
+        def elapsed(self):
+            return time.monotonic() - self.started
+
+    start = starts.Start(NotYetStarted())
+    record = starts.Record([], {"ev": "exit"}, None, 0, 0.0, 0.0, 1.0)
+
+    def settle_later():
+        time.sleep(0.5)
+        start.record = record
+        start.settled.set()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(settle_later)
+        assert starts.wait(start) is record

@@ -108,8 +108,9 @@ def wait(start: Start) -> Record | None:
     began = time.monotonic()
     while not start.settled.wait(0.05):
         first, waited = start.first, time.monotonic() - began
-        # its real time less the time it waited for a CPU (a busy machine is not idleness)
-        could_compute = first.elapsed - first.starved_seconds
+        # its real time less the time it waited for a CPU (a busy machine is not idleness);
+        # a first run still being set up (no process yet) has had no time to compute
+        could_compute = first.elapsed - first.starved_seconds if first.started else 0.0
         if waited > MAX_WAIT or (could_compute > IDLE_AFTER and first._cpu < could_compute / 2):
             return None
     return start.record
