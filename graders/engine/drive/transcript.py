@@ -201,13 +201,12 @@ class Transcript:
                 else:
                     prefix = "" if not out or out[-1].endswith("\n") else "\n"
                     out.append(f"{prefix}[dice: {faces}]\n")
-        lines = [line if len(line) <= LINE_CAP else cap_line(line)
-                 for line in "".join(out).splitlines()]
+        lines = "".join(out).splitlines()
         if len(lines) > max_lines:
             keep = max_lines // 2
             lines = lines[:keep] + [f"... ({len(lines) - 2 * keep} lines left out) ..."] + \
                 lines[-keep:]
-        return "\n".join(lines)
+        return cap_lines("\n".join(lines))       # (the lines hold no other line break)
 
 
 # ---------------------------------------------------------------------- runs, for the plugin
@@ -215,15 +214,34 @@ class Transcript:
 # ``current_owner``), so the plugin can tell a program that never ran from one that did.
 _runs: dict[int, tuple[str | None, dict, dict]] = {}
 READABLE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
-# The lines str.splitlines() gives, without the empty ones, found one at a time: a run is
-# readable as soon as one line is, so a long transcript is not cut into lines first
-LINE_PIECES = re.compile(r"[^\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+")
+# The characters str.splitlines() ends a line at: a run is readable as soon as one line is,
+# so a long transcript is not cut into lines first
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+LINE_BREAK = re.compile(f"[{LINE_BREAKS}]")
+TWO_WORDS_ON_A_LINE = re.compile(rf"[^\W\d_]{{2,}}[^\w{LINE_BREAKS}]+[^\W\d_]{{2,}}")
 
 
 def _readable(line: str) -> bool:
     """A line a person could read: two words, and mostly letters and spaces."""
+    if not READABLE.search(line):
+        return False
     letters = sum(ch.isalpha() or ch == " " for ch in line)
-    return bool(READABLE.search(line)) and letters >= len(line.strip()) / 2
+    return letters >= len(line.strip()) / 2
+
+
+def _any_readable(text: str) -> bool:
+    """Does one line of ``text`` read as words? Only the lines with two words on them are
+    looked at: a flood of numbers or of one-word lines costs one search."""
+    checked_to = 0
+    for words in TWO_WORDS_ON_A_LINE.finditer(text):
+        if words.start() < checked_to:
+            continue                    # on a line looked at already
+        start = max(text.rfind(mark, 0, words.start()) for mark in LINE_BREAKS) + 1
+        end = LINE_BREAK.search(text, words.end())
+        checked_to = end.start() if end else len(text)
+        if _readable(text[start:checked_to][:LINE_CAP]):
+            return True
+    return False
 
 
 def _record_run(transcript: "Transcript") -> None:
@@ -238,8 +256,7 @@ def _record_run(transcript: "Transcript") -> None:
         text = text[:text.rindex("Traceback (most recent call last):")]
     summary = {"program": outcome.get("program"), "status": outcome.get("status"),
                "asked": bool(transcript.prompts),
-               "readable": any(_readable(line.group()[:LINE_CAP])
-                               for line in LINE_PIECES.finditer(text)),
+               "readable": _any_readable(text),
                "grader_problem": bool(outcome.get("grader_problem")),
                "ended_how": transcript.ended_how, "length": len(transcript.text)}
     # keyed by the outcome object (kept alive here), so a run seen twice is noted once

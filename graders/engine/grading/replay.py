@@ -103,9 +103,12 @@ def answer_lines(transcript: Transcript) -> list[int]:
     copy = Transcript([])
     copy.text, copy.marks = transcript.text, marks
     lines = [0] * len(tokens)
-    for number, line in enumerate(copy.render(max_lines=100_000).split("\n")):
-        for token in re.findall("\x00\\d+\x00", line):
-            lines[tokens[token]] = number
+    rendered = copy.render(max_lines=100_000)
+    number, counted_to = 0, 0
+    for token in re.finditer("\x00\\d+\x00", rendered):     # in order: count lines as we go
+        number += rendered.count("\n", counted_to, token.start())
+        counted_to = token.start()
+        lines[tokens[token.group()]] = number
     return lines
 
 
@@ -194,9 +197,19 @@ def locate(block: str, lines: list[str]) -> int | None:
 
 def _find(seq: list[str], lines: list[str]) -> int | None:
     last = len(seq) - 1
-    for at in range(len(lines) - last):
-        if all(_same(seq[i], lines[at + i], i == 0, i == last) for i in range(len(seq))):
-            return at + last
+    # only where the last line could match is the whole block compared (a long screen of
+    # the same line would otherwise compare every line with every line of the block)
+    # (the test of _same for the last line, written out: it runs on every line)
+    end, tail, alone = seq[last], seq[last].strip(), last == 0
+    if tail:
+        ends = (at for at in range(last, len(lines))
+                if lines[at].startswith(end) or (alone and lines[at].endswith(tail)))
+    else:
+        ends = (at for at in range(last, len(lines)) if lines[at] == end or not lines[at].strip())
+    for at in ends:
+        start = at - last
+        if all(_same(seq[i], lines[start + i], i == 0, i == last) for i in range(last)):
+            return at
     return None
 
 
