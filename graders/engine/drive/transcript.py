@@ -213,12 +213,15 @@ class Transcript:
 # Every finished run's transcript is noted under the submission being graded (the harness's
 # ``current_owner``), so the plugin can tell a program that never ran from one that did.
 _runs: dict[int, tuple[str | None, dict, dict]] = {}
-READABLE = re.compile(r"[^\W\d_]{2,}\W+[^\W\d_]{2,}")
+# two words: a run of letters (from its first letter, taken whole: no backtracking, so a
+# line of a million letters is read in one pass), what is not a word, and two letters more
+READABLE = re.compile(r"(?<![^\W\d_])[^\W\d_]{2,}+\W++[^\W\d_]{2}")
 # The characters str.splitlines() ends a line at: a run is readable as soon as one line is,
 # so a long transcript is not cut into lines first
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 LINE_BREAK = re.compile(f"[{LINE_BREAKS}]")
-TWO_WORDS_ON_A_LINE = re.compile(rf"[^\W\d_]{{2,}}[^\w{LINE_BREAKS}]+[^\W\d_]{{2,}}")
+TWO_WORDS_ON_A_LINE = re.compile(
+    rf"(?<![^\W\d_])[^\W\d_]{{2,}}+[^\w{LINE_BREAKS}]++[^\W\d_]{{2}}")
 
 
 def _readable(line: str) -> bool:
