@@ -31,7 +31,10 @@ TIE_BREAK_LINE = re.compile(r"\bti(e|es|ed)\b|roll[- ]?off|tie-?break|re-?roll",
 def word(name: str) -> re.Pattern:
     """The name as a word of its own (compiled once: every check looks for the players); a
     hyphen joins words into another name ("Robo-Otto", a computer renamed after a clash)."""
-    return re.compile(r"(?<!\w)(?<!\w-)" + re.escape(name) + r"(?!\w)(?!-\w)")
+    # (the name first, then what stands before it: a pattern that starts with its letters
+    # is looked for quickly, which matters on a screen of a million characters)
+    name = re.escape(name)
+    return re.compile(name + rf"(?<!\w{name})(?<!\w-{name})(?!\w)(?!-\w)")
 
 
 @dataclass

@@ -60,10 +60,10 @@ def claims_in(text: str, start: int, end: int, names: list[str], word) -> list[C
     """Claims of the lines printed between ``start`` and ``end`` that name exactly one
     player (``word(name)`` finds a name as a word of its own)."""
     found = []
-    pos = start
     roll_off = False
-    for line in text[start:end].split("\n"):
-        pos += len(line) + 1
+    region = text[start:end]
+    for line, pos in _lines_naming(region, names, word):
+        pos += start
         # a tie announced after some dice were shown: what follows is a roll-off ("Tie
         # between Ben and Lou! ... Ben rolled 5-5-4"), not the players' turns
         roll_off = roll_off or bool(TIE_LINE.search(line) and any(c.dice for c in found))
@@ -81,6 +81,19 @@ def claims_in(text: str, start: int, end: int, names: list[str], word) -> list[C
             number = int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
             found.append(Claim(named[0], None, number, line.strip(), pos - 1))
     return found
+
+
+def _lines_naming(region: str, names: list[str], word):
+    """(line, offset after its end) of the lines of ``region`` that name a player or a tie,
+    in order: the only lines that can make a claim or start a roll-off (a screen flooded
+    with other lines is read in two searches)."""
+    starts = {region.rfind("\n", 0, hit.start()) + 1
+              for pattern in [word(name) for name in names] + [TIE_LINE]
+              for hit in pattern.finditer(region)}
+    for begin in sorted(starts):
+        stop = region.find("\n", begin)
+        stop = len(region) if stop < 0 else stop
+        yield region[begin:stop], stop + 1
 
 
 def triples(line: str) -> list[tuple[int, ...]]:

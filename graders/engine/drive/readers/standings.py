@@ -100,10 +100,14 @@ def last_standings(text: str, names: list[str], window: int = 14,
 
     Returns ({}, "") when no block within ``window`` lines names everyone.
     """
-    lines = in_digits(text).split("\n")      # "Mo has twenty chips" gives a count too
+    text = in_digits(text)                  # "Mo has twenty chips" gives a count too
+    lines = text.split("\n")
     # Lines after the last one with a digit give no number (numbers are read from digits
     # only): leaving them out changes no answer, and a program that floods the screen at the
     # end ("rolling..." up to the output limit) is read at once instead of in minutes.
+    last = max(text.rfind(digit) for digit in "0123456789")
+    if text.isascii() or text[last + 1:].isascii():     # no other kind of digit after it
+        del lines[text.count("\n", 0, last) + 1 if last >= 0 else 0:]
     while lines and not any(ch.isdigit() for ch in lines[-1]):
         lines.pop()
     read: dict[int, dict[str, int]] = {}    # each line is read once, not once per window
