@@ -86,7 +86,7 @@ def claims_in(text: str, start: int, end: int, names: list[str], word) -> list[C
 def _lines_naming(region: str, names: list[str], word):
     """(line, offset after its end) of the lines of ``region`` that name a player or a tie,
     in order: the only lines that can make a claim or start a roll-off (a screen flooded
-    with other lines is read in two searches)."""
+    with other lines is read in one search per name)."""
     starts = {region.rfind("\n", 0, hit.start()) + 1
               for pattern in [word(name) for name in names] + [TIE_LINE]
               for hit in pattern.finditer(region)}

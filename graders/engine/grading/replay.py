@@ -197,9 +197,9 @@ def locate(block: str, lines: list[str]) -> int | None:
 
 def _find(seq: list[str], lines: list[str]) -> int | None:
     last = len(seq) - 1
-    # only where the last line could match is the whole block compared (a long screen of
-    # the same line would otherwise compare every line with every line of the block)
-    # (the test of _same for the last line, written out: it runs on every line)
+    # the whole block is compared only where its last line matches (a long screen of one
+    # line repeated would otherwise compare every line with every line of the block); that
+    # test, _same's for a last line, is written out here since it runs on every line
     end, tail, alone = seq[last], seq[last].strip(), last == 0
     if tail:
         ends = (at for at in range(last, len(lines))
