@@ -39,3 +39,29 @@ def test_a_same_stack_draw_takes_the_stack_of_the_last_draw_that_had_one(tmp_pat
     assert own["stack"] == []                    # a stack of its own is kept
     child._draw_stack(again := {"ev": "draw", "same_stack": True})
     assert again["stack"] == []                  # the last draw that carried one
+
+
+def test_a_stack_names_what_holds_a_name_and_passes_over_the_rest(run_program):
+    """Functions, classes, numbers, None and plain containers say no name; strings, a dict's
+    or an object's name and a module do; a key that is not a string (``globals()[1] = ...``)
+    is passed over, not a crash of the program at its first die."""
+    session = run_program("""
+        import random
+        class Player:
+            def __init__(self, name):
+                self.name = name
+        TITLE, ROUNDS, NOTHING, DICE = "PocoLoco", 10, None, [1, 2]
+        seat = {"name": "Bo"}
+        current = Player("Cy")
+        globals()[1] = "one"
+        def roll(player):
+            return random.randint(1, 6)
+        print(roll("Ann"))
+    """)
+    (stack,) = [mark.data["stack"] for mark in session.transcript.draws]
+    assert dict(stack[0]["strings"]) == {"player": "Ann"}
+    module = dict(stack[1]["strings"])
+    assert module["TITLE"] == "PocoLoco" and module["seat['name']"] == "Bo"
+    assert module["current.name"] == "Cy" and module["random.name"] == "random"
+    assert not {"ROUNDS", "NOTHING", "DICE", "Player", "roll"} & set(module)
+    assert session.child.outcome.get("status") != "exception", session.transcript.text

@@ -391,10 +391,19 @@ def _describe(value):
 _KNOWN_NAMES = set()     # once the grader knows the players' names, only those are reported
 
 
+# values of exactly these types say no name (functions, classes, numbers, None, plain
+# containers): every draw reads a module's globals, most of them functions, so they are
+# passed over at once instead of going down the checks below to the same nothing
+_NO_NAME_TYPES = frozenset({type(_flush), type(len), type, int, float, bool, type(None), list,
+                            tuple, set})
+
+
 def _short_strings(mapping, prefix=""):
     found = []
     for key, value in list(mapping.items()):
-        if len(found) >= 24 or key.startswith("__"):
+        if len(found) >= 24:
+            break                       # (found only grows: nothing more would be kept)
+        if type(value) in _NO_NAME_TYPES or not isinstance(key, str) or key.startswith("__"):
             continue
         if isinstance(value, str):
             if _KNOWN_NAMES and value not in _KNOWN_NAMES:
