@@ -90,19 +90,22 @@ def sideways(lines: list[str], patterns: dict[str, re.Pattern]) \
     of the numbers' line, name -> number), or None. Where two names overlap ("Chip Bot",
     "Chip"), the longer takes its place first; a name may hold digits ("Player 2")."""
     found = None
+    longest_first = sorted(patterns, key=len, reverse=True)
     for at, line in enumerate(lines):
         spots: dict[str, tuple[int, int]] = {}
-        for name in sorted(patterns, key=len, reverse=True):
+        for name in longest_first:
             spot = next((match.span() for match in patterns[name].finditer(line)
                          if not any(a < match.end() and match.start() < b
                                     for a, b in spots.values())), None)
             if spot is None:
                 break
             spots[name] = spot
+        if len(spots) < len(patterns):
+            continue                            # (most lines: not everyone is named)
         unnamed = line
         for pattern in patterns.values():
             unnamed = pattern.sub(" ", unnamed)
-        if len(spots) < len(patterns) or NUMBER.search(unnamed):
+        if NUMBER.search(unnamed):
             continue
         below = next((index for index in range(at + 1, min(at + 4, len(lines)))
                       if re.search(r"\w", lines[index])), None)
