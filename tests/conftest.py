@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -27,6 +28,13 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # test_load grade in workers, which must give the same reports.
 GRADING_WORKERS = 3
 os.environ.pop("GRADER_RUN_WORKERS", None)
+# Some tests press Ctrl-C at the kit's commands (SIGINT to their process group), as a TA does.
+# A shell without job control starts a command put in the background (`make test &`) with
+# SIGINT ignored, and an ignored signal stays ignored in every program started from it:
+# `grade-all` would never see the Ctrl-C. The suite's own processes get Python's usual
+# handler back, so the commands they start get it too.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 # `make test` runs the modules on several workers, each module on one worker (xdist's
 # --dist loadscope, so a module's grading fixtures run once). Started longest first, no worker
 # is left with a long module after the others have finished; the modules that mostly wait
