@@ -248,8 +248,12 @@ def cmd_worker(args) -> int:
     line on standard input, or the names given), storing each result as soon as it is done
     and saying so on the progress pipe (run by grade-all, one process per core). Ctrl-C
     reaches grade-all and its workers together: a worker stops quietly (grade-all says what
-    is kept), leaving the student it was grading without a result."""
-    signal.signal(signal.SIGINT, _interrupted_once)
+    is kept), leaving the student it was grading without a result. Started with Ctrl-C
+    ignored (grade-all run by nohup or in the background of a script), it ignores it too, as
+    grade-all does: a worker that stopped while grade-all went on would leave its students
+    ungraded ("the grader failed on it")."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _interrupted_once)
     try:
         return _work(args)
     except KeyboardInterrupt:

@@ -230,12 +230,13 @@ def _slow_class(folder: Path) -> Path:
     return folder
 
 
-def _grading_zzslow(folder: Path, reports: Path, kit: Path) -> subprocess.Popen:
+def _grading_zzslow(folder: Path, reports: Path, kit: Path,
+                    preexec_fn=None) -> subprocess.Popen:
     """grade-all of _slow_class, started and now grading zzslow (its own process group)."""
     run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
                             str(folder), "--out", str(reports), "--jobs", "1"],
                            cwd=kit, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           start_new_session=True)
+                           start_new_session=True, preexec_fn=preexec_fn)
     line = run.stdout.readline()
     while line and not line.startswith("[1/"):
         line = run.stdout.readline()
@@ -256,6 +257,23 @@ def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
         "again to grade the rest."], err
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert (tmp_path / "reports" / "pocoloco" / "smithjane" / ".graded").is_file()
+
+
+def _ignore_ctrl_c():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def test_grade_all_started_with_ctrl_c_ignored_grades_everyone_through_one(tmp_path, kit):
+    """grade-all run by nohup or in the background of a script starts with Ctrl-C ignored;
+    a SIGINT sent to its process group then stops nothing: not grade-all, and not a worker
+    (which once stopped alone, leaving its student listed as "the grader failed on it")."""
+    run = _grading_zzslow(_slow_class(tmp_path / "class"), tmp_path / "reports", kit,
+                          preexec_fn=_ignore_ctrl_c)
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, out + err
+    assert "Interrupted" not in err and "failed" not in out, out + err
+    assert "[2/2] zzslow: 24/24" in out, out
 
 
 def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_path, kit):
