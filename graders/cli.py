@@ -391,7 +391,8 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
     vanished = classbook.set_aside_vanished(out, set(current))
     classbook.write_state(out, folder=str(folder.resolve()), vanished=vanished,
                           when=time.strftime("%Y-%m-%d %H:%M:%S"))
-    rebuilt = classbook.rebuild(out, rubric, sorted(current), found, vanished)
+    rebuilt = classbook.rebuild(out, rubric, sorted(current), found, vanished,
+                                failed=set(failed) if only else None)
     print(rebuilt.summary)
     _tell_ta(rebuilt, out, vanished, folder)
     if only:

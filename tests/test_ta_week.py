@@ -295,6 +295,15 @@ def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_
                  "--only", "smithjane", cwd=kit)
     assert again.returncode == 0, again.stderr
     assert not (reports / "pocoloco" / classbook.LOCK_OWNER).exists()
+    # zzslow, never graded (the first run was stopped), is said to be so, not a failure of
+    # the grader, and the class figures are smithjane's alone
+    assert "Not in canvas.csv: zzslow (not graded yet: this grade-all had --only" \
+        in again.stdout and "failed" not in again.stdout, again.stdout
+    summary = (reports / "pocoloco" / "class_report.md").read_text(encoding="utf-8")
+    assert "Total: mean 24.00 / 24, median 24, min 24, max 24\n" \
+        "No result, left out of these figures: 1 (zzslow)\n" in summary, summary
+    assert "| `setup` | 1 | 1.00 | 1/1 |" in summary, summary
+    assert 'not graded yet' in (reports / "pocoloco" / "index.html").read_text()
 
 
 def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):

@@ -36,6 +36,7 @@ import tempfile
 import textwrap
 import time
 import tomllib
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -738,7 +739,7 @@ def write_canvas(results: list[dict], rubric: Rubric, path: Path) -> list[str]:
     for result in sorted(results, key=_student):
         extra = result.get("extra_data", {})
         if extra.get("grading_failed"):
-            left_out.append(f"{_student(result)} (the grader failed on it)")
+            left_out.append(f"{_student(result)} ({extra.get('missing_why', FAILED)})")
         elif not extra.get("user_id"):
             left_out.append(f"{_student(result)} (no Canvas user id in the file names)")
         elif extra.get("late_days_needed"):
@@ -757,12 +758,19 @@ def _student(result: dict) -> str:
     return str(result.get("extra_data", {}).get("student", ""))
 
 
+FAILED = "the grader failed on it"
+NOT_GRADED = "not graded yet: this grade-all had --only (grade-all without it grades the rest)"
+
+
 def failed_result(rubric: Rubric, student: str, why: str, submission=None) -> dict:
     """The record of a student with no stored result (the grader failed on it, or it has
-    not been graded yet): 0, listed for a TA, left out of canvas.csv."""
+    not been graded yet): 0, listed for a TA, left out of canvas.csv and of the class
+    figures."""
     result = reports.missing_result(rubric, student, why)
     who = identity(submission) if submission is not None else {}
-    result["extra_data"].update({"grading_failed": True, "late": who.get("late", False),
+    result["extra_data"].update({"grading_failed": True, "missing_why": why,
+                                 "not_graded": why == NOT_GRADED,
+                                 "late": who.get("late", False),
                                  "user_id": who.get("user_id"),
                                  "display_name": who.get("display_name") or student,
                                  "provisional": [], "overrides": {}})
@@ -869,11 +877,13 @@ def remember_overrides(out: Path, rubric: Rubric, students: list[str]) -> None:
 
 
 def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
-            vanished: list[str] = (), why_missing: str = "the grader failed on it",
+            vanished: list[str] = (), failed: Collection[str] | None = None,
             similarity: bool = True) -> Rebuilt:
     """Publish every student's result (overrides and late policy applied) and write every
     class file from them: gradebook.csv, needs_review.md, class_report.md, canvas.csv, the
-    HTML pages and (given the submissions) similarity.md."""
+    HTML pages and (given the submissions) similarity.md. A student with no stored result
+    is one the grader failed on; given ``failed`` (a grade-all with --only), only those
+    are, and the others were not graded yet."""
     from . import html        # the pages need Jinja2; imported only when pages are made
 
     override_path = ensure_overrides_file(out, rubric, students)
@@ -888,7 +898,8 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
         if folder.is_dir() and adopt(folder):
             results.append(publish(folder, rubric, overrides.get(student), policy))
         else:
-            results.append(failed_result(rubric, student, why_missing, by_name.get(student)))
+            why = FAILED if failed is None or student in failed else NOT_GRADED
+            results.append(failed_result(rubric, student, why, by_name.get(student)))
     left_out = write_canvas(results, rubric, out / "canvas.csv")
     summary = reports.write_class(results, rubric, out, vanished=list(vanished),
                                   left_out_of_canvas=left_out, warnings=warnings)

@@ -463,20 +463,29 @@ def write_gradebook(results: list[dict], rubric: Rubric, path: Path) -> None:
 
 def class_summary(results: list[dict], rubric: Rubric) -> str:
     """Per-item averages and full-marks rates, the score distribution, and how many
-    submissions were late, changed by a TA or still have provisional review items."""
-    n = len(results) or 1
+    submissions were late, changed by a TA or still have provisional review items. The
+    figures are of the graded submissions: one with no result (the grader failed on it, or
+    it was not graded yet) is named, not counted as a 0."""
+    missing = [r for r in results if r.get("extra_data", {}).get("grading_failed")]
+    graded = [r for r in results if r not in missing]
+    n = len(graded) or 1
     lines = [f"# {rubric.title}: class report ({len(results)} submissions)", "",
              "| item | points | average | full marks |", "|---|---|---|---|"]
     for item in rubric.items:
-        scores = [t["score"] for r in results for t in r["tests"] if t["number"] == item.id]
+        scores = [t["score"] for r in graded for t in r["tests"] if t["number"] == item.id]
         full = sum(1 for s in scores if abs(s - item.points) < 1e-9)
         lines.append(f"| `{item.id}` | {item.points:g} | {sum(scores) / n:.2f} | "
-                     f"{full}/{len(results)} |")
-    totals = sorted(r["score"] for r in results)
+                     f"{full}/{len(graded)} |")
+    totals = sorted(r["score"] for r in graded)
     if totals:
         lines += ["", f"Total: mean {sum(totals) / n:.2f} / {rubric.max_score:g}, "
                       f"median {totals[len(totals) // 2]:g}, min {totals[0]:g}, "
                       f"max {totals[-1]:g}"]
+    if missing:
+        names = ", ".join(one_line(r.get("extra_data", {}).get("student"), 100)
+                          for r in missing)
+        lines += ([] if totals else [""]) + [
+            f"No result, left out of these figures: {len(missing)} ({names})"]
     flagged = sum(1 for r in results if _look_at(r))
     lines.append(f"Submissions needing a human look beyond the review items: {flagged}")
     extras = [r.get("extra_data", {}) for r in results]
