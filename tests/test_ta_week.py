@@ -217,21 +217,22 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
     assert _result(out, cut, "automatic.json")["max_score"] == 24
 
 
-def _slow_class(folder: Path) -> Path:
-    """smithjane, then zzslow: a correct program that thinks before each answer, several
-    seconds of grading (a sleep would not do: the grader's runs skip a program's sleeps)."""
+def _slow_class(folder: Path, loops: int = 8_000_000) -> Path:
+    """smithjane, then zzslow: a correct program that thinks before each answer (``loops``
+    steps), several seconds of grading (a sleep would not do: the grader's runs skip a
+    program's sleeps)."""
     folder.mkdir()
     shutil.copy(DEMO / "smithjane_12345_67890_a5.py", folder / "smithjane_12345_67890_a5.py")
     slow = ("import builtins\n_ask = builtins.input\n\n\ndef _slow(prompt=''):\n"
-            "    for _ in range(8_000_000):\n        pass\n    return _ask(prompt)\n\n\n"
+            f"    for _ in range({loops}):\n        pass\n    return _ask(prompt)\n\n\n"
             "builtins.input = _slow\n")
     (folder / "zzslow_99999_99999_a5.py").write_text(
         slow + (DEMO / "garciamaria_45678_90123_a5.py").read_text())
     return folder
 
 
-def _grading_zzslow(folder: Path, reports: Path, kit: Path,
-                    preexec_fn=None) -> subprocess.Popen:
+def _grading_zzslow(folder: Path, reports: Path, kit: Path, preexec_fn=None,
+                    wait: float = 1.0) -> subprocess.Popen:
     """grade-all of _slow_class, started and now grading zzslow (its own process group)."""
     run = subprocess.Popen([sys.executable, "-m", "graders", "grade-all", "pocoloco",
                             str(folder), "--out", str(reports), "--jobs", "1"],
@@ -241,7 +242,7 @@ def _grading_zzslow(folder: Path, reports: Path, kit: Path,
     while line and not line.startswith("[1/"):
         line = run.stdout.readline()
     assert line.startswith("[1/2]"), line
-    time.sleep(1)
+    time.sleep(wait)
     return run
 
 
@@ -267,8 +268,10 @@ def test_grade_all_started_with_ctrl_c_ignored_grades_everyone_through_one(tmp_p
     """grade-all run by nohup or in the background of a script starts with Ctrl-C ignored;
     a SIGINT sent to its process group then stops nothing: not grade-all, and not a worker
     (which once stopped alone, leaving its student listed as "the grader failed on it")."""
-    run = _grading_zzslow(_slow_class(tmp_path / "class"), tmp_path / "reports", kit,
-                          preexec_fn=_ignore_ctrl_c)
+    # zzslow thinks an eighth as long here: its worker is grading it (or about to) when
+    # smithjane's line is out, and its whole grading must then run
+    run = _grading_zzslow(_slow_class(tmp_path / "class", loops=1_000_000),
+                          tmp_path / "reports", kit, preexec_fn=_ignore_ctrl_c, wait=0.0)
     os.killpg(run.pid, signal.SIGINT)
     out, err = run.communicate(timeout=300)
     assert run.returncode == 0, out + err
