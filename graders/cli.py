@@ -396,8 +396,12 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
     print(rebuilt.summary)
     _tell_ta(rebuilt, out, vanished, folder)
     if only:
-        stale = [s.student for s in found if s.student not in only and not
-                 classbook.is_current(out / s.student, classbook.submission_hash(s), grader)]
+        # a student never graded is said to be so already (left out of canvas.csv, why)
+        never = {r["extra_data"]["student"] for r in rebuilt.results
+                 if r["extra_data"].get("not_graded")}
+        stale = [s.student for s in found if s.student not in only and s.student not in never
+                 and not classbook.is_current(out / s.student, classbook.submission_hash(s),
+                                              grader)]
         if stale:
             print(f"\nNot regraded (--only), although their submission or the grader changed: "
                   f"{', '.join(stale)}; run grade-all without --only to grade them.")

@@ -302,6 +302,7 @@ def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_
     # the grader, and the class figures are smithjane's alone
     assert "Not in canvas.csv: zzslow (not graded yet: this grade-all had --only" \
         in again.stdout and "failed" not in again.stdout, again.stdout
+    assert "Not regraded" not in again.stdout, again.stdout
     summary = (reports / "pocoloco" / "class_report.md").read_text(encoding="utf-8")
     assert "Total: mean 24.00 / 24, median 24, min 24, max 24\n" \
         "No result, left out of these figures: 1 (zzslow)\n" in summary, summary
@@ -317,11 +318,16 @@ def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path,
     smith = (out / "smithjane" / "automatic.json").stat().st_mtime_ns
     # wongalex fixes the typo: the submission now is a correct program
     shutil.copy(DEMO / "garciamaria_45678_90123_a5.py", folder / "wongalex_78901_23456_a5.py")
+    # and smithjane resubmits too (a comment more), but only wongalex is asked for
+    smith_file = folder / "smithjane_12345_67890_a5.py"
+    smith_file.write_text(smith_file.read_text() + "# resubmitted\n")
     done = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports),
                 "--only", "wongalex", cwd=kit)
     assert done.returncode == 0, done.stderr
     progress = [line for line in done.stdout.splitlines() if line.startswith("[")]
     assert len(progress) == 1 and "wongalex: 24/24" in progress[0]
+    assert "Not regraded (--only), although their submission or the grader changed: " \
+        "smithjane; run grade-all without --only to grade them." in done.stdout, done.stdout
     assert (out / "smithjane" / "automatic.json").stat().st_mtime_ns == smith
     assert float(_gradebook(out)["wongalex"]["score"]) == 24
     assert [row for row in _rows(out / "canvas.csv") if row[1] == "78901"][0][-1] == "24"
