@@ -453,11 +453,16 @@ def _report(rubric: Rubric, out: Path, students: list[str]) -> int:
     _ta_files(rubric, out, set(students))
     state = classbook.read_state(out)
     folder = Path(state["folder"]) if state.get("folder") else None
-    found = None
+    found, ungraded = None, []
     if folder is not None and folder.is_dir():     # only for similarity.md: nothing is graded
         found = [s for s in submissions.discover(folder, rubric.main_file, set(students))
                  if s.student in students]
-    rebuilt = classbook.rebuild(out, rubric, students, found, state.get("vanished", []),
+        # students of the class with no result (a grade-all stopped before them) are in the
+        # class files as not graded yet, not silently missing from them
+        ungraded = [name for name in submissions.students_in(folder, rubric.main_file)
+                    if name not in students]
+    rebuilt = classbook.rebuild(out, rubric, sorted([*students, *ungraded]), found,
+                                state.get("vanished", []), failed=set(students),
                                 similarity=found is not None)
     print(rebuilt.summary)
     _tell_ta(rebuilt, out, [], folder)

@@ -206,6 +206,17 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path, kit):
     cut = finished[-1]
     (out / cut / ".graded").unlink()
     (out / cut / "automatic.json").write_text('{"score": 2')
+    # the class files rebuilt now name every student of the class: those with no result
+    # (the one cut short too) as not graded yet, none silently missing
+    report = _cli("report", "pocoloco", "--out", str(reports), cwd=kit)
+    assert report.returncode == 0, report.stderr
+    assert set(_gradebook(out)) == {"smithjane", "leekevin", "wongalex", NO_ID}
+    left_out = report.stdout.split("Not in canvas.csv: ")[1].splitlines()[0]
+    assert f"{cut} (its stored result could not be read (grade-all --only {cut} grades it " \
+        "again))" in left_out, report.stdout
+    for student in {"smithjane", "leekevin", "wongalex", NO_ID} - set(finished):
+        assert f"{student} (not graded yet: a grade-all without --only grades it)" \
+            in left_out, report.stdout
     again = _cli("grade-all", "pocoloco", str(folder), "--out", str(reports), cwd=kit)
     assert again.returncode == 0, again.stderr
     skipped = len(finished) - 1
@@ -300,7 +311,7 @@ def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_
     assert not (reports / "pocoloco" / classbook.LOCK_OWNER).exists()
     # zzslow, never graded (the first run was stopped), is said to be so, not a failure of
     # the grader, and the class figures are smithjane's alone
-    assert "Not in canvas.csv: zzslow (not graded yet: this grade-all had --only" \
+    assert "Not in canvas.csv: zzslow (not graded yet: a grade-all without --only grades it)" \
         in again.stdout and "failed" not in again.stdout, again.stdout
     assert "Not regraded" not in again.stdout, again.stdout
     summary = (reports / "pocoloco" / "class_report.md").read_text(encoding="utf-8")

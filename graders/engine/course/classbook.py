@@ -759,7 +759,7 @@ def _student(result: dict) -> str:
 
 
 FAILED = "the grader failed on it"
-NOT_GRADED = "not graded yet: this grade-all had --only (grade-all without it grades the rest)"
+NOT_GRADED = "not graded yet: a grade-all without --only grades it"
 
 
 def failed_result(rubric: Rubric, student: str, why: str, submission=None) -> dict:
@@ -895,11 +895,17 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     results = []
     for student in sorted(students):
         folder = out / student
+        why = FAILED if failed is None or student in failed else NOT_GRADED
         if folder.is_dir() and adopt(folder):
-            results.append(publish(folder, rubric, overrides.get(student), policy))
-        else:
-            why = FAILED if failed is None or student in failed else NOT_GRADED
-            results.append(failed_result(rubric, student, why, by_name.get(student)))
+            try:
+                results.append(publish(folder, rubric, overrides.get(student), policy))
+                continue
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                # a result cut short (the machine stopped while it was written) or damaged:
+                # one student's, never a reason to leave the whole class without files
+                why = f"its stored result could not be read (grade-all --only {student} " \
+                    "grades it again)"
+        results.append(failed_result(rubric, student, why, by_name.get(student)))
     left_out = write_canvas(results, rubric, out / "canvas.csv")
     summary = reports.write_class(results, rubric, out, vanished=list(vanished),
                                   left_out_of_canvas=left_out, warnings=warnings)

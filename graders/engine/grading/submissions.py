@@ -762,6 +762,16 @@ def layout_warnings(folder: Path, main_name: str) -> list[str]:
         os.close(handle)
 
 
+def students_in(folder: Path, main_name: str) -> list[str]:
+    """The students of a class folder, as ``discover`` names them (nothing is copied)."""
+    handle = _open_folder(Path(folder).resolve())
+    try:
+        plan = _plan(handle, main_name)
+    finally:
+        os.close(handle)
+    return sorted({*plan.folders, *plan.canvas, *plan.loose})
+
+
 def discover(folder: Path, main_name: str, students: set[str] | None = None) \
         -> list[Submission]:
     """Every submission in a class folder: subfolders, then loose (Canvas-named) files.
