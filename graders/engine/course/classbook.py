@@ -882,8 +882,8 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     """Publish every student's result (overrides and late policy applied) and write every
     class file from them: gradebook.csv, needs_review.md, class_report.md, canvas.csv, the
     HTML pages and (given the submissions) similarity.md. A student with no stored result
-    is one the grader failed on; given ``failed`` (a grade-all with --only), only those
-    are, and the others were not graded yet."""
+    is one the grader failed on; given ``failed``, only those are, and the others were not
+    graded yet (a grade-all with --only, or one stopped before them)."""
     from . import html        # the pages need Jinja2; imported only when pages are made
 
     override_path = ensure_overrides_file(out, rubric, students)
