@@ -458,10 +458,10 @@ def short_reason(text: str, limit: int = REASON_CHARS) -> str:
 
 def review_state(extra: dict, review_items: list[str]) -> str:
     """Where a student's score stands: "grading failed", "not graded yet" (no result: a
-    grade-all with --only, or one stopped before it), "set for an earlier version" (a TA's decisions made for code the
-    student has replaced since), "provisional" (items not judged, or review items not
-    confirmed yet), "confirmed" (every review item confirmed or set by a TA) or "automatic"
-    (a rubric with nothing for a TA to confirm)."""
+    grade-all with --only, or one stopped before it), "set for an earlier version" (a TA's
+    decisions made for code the student has replaced since), "provisional" (items not
+    judged, or review items not confirmed yet), "confirmed" (every review item confirmed or
+    set by a TA) or "automatic" (a rubric with nothing for a TA to confirm)."""
     if extra.get("grading_failed"):
         return "not graded yet" if extra.get("not_graded") else "grading failed"
     if extra.get("overrides_for_earlier_version"):
