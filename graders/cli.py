@@ -407,7 +407,8 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
                   f"{', '.join(stale)}; run grade-all without --only to grade them.")
     elapsed = time.monotonic() - started
     unusable = len(todo) - len(gradable)
-    print(f"\nGraded {len(gradable)} submission(s) in {elapsed:.1f} s with {jobs} worker(s)"
+    graded = f"{len(gradable) - len(failed)} of {len(gradable)}" if failed else len(gradable)
+    print(f"\nGraded {graded} submission(s) in {elapsed:.1f} s with {jobs} worker(s)"
           + (f"; {unusable} could not be graded (0, listed in needs_review.md)"
              if unusable else "")
           + (f"; skipped {skipped} unchanged." if skipped else "."))

@@ -252,7 +252,7 @@ def _grading_zzslow(folder: Path, reports: Path, kit: Path, preexec_fn=None,
     line = run.stdout.readline()
     while line and not line.startswith("[1/"):
         line = run.stdout.readline()
-    assert line.startswith("[1/2]"), line
+    assert line.startswith("[1/"), line
     time.sleep(wait)
     return run
 
@@ -269,6 +269,35 @@ def test_ctrl_c_prints_only_the_tidy_line(tmp_path, kit):
         "again to grade the rest."], err
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert (tmp_path / "reports" / "pocoloco" / "smithjane" / ".graded").is_file()
+
+
+def _worker_of(pid: int) -> int:
+    """The pid of grade-all's worker process (``graders _worker``)."""
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid and b"_worker" in command:
+            return int(entry)
+    raise AssertionError(f"grade-all (pid {pid}) has no worker")
+
+
+def test_a_killed_worker_costs_only_the_student_it_was_grading(tmp_path, kit):
+    """The system kills grade-all's worker (out of memory) while it grades zzslow: zzslow is
+    listed as the grader's failure, saying why, and a new worker grades the next student."""
+    folder = _slow_class(tmp_path / "class")
+    shutil.copy(DEMO / "wongalex_78901_23456_a5.py", folder / "zzzwong_11111_22222_a5.py")
+    run = _grading_zzslow(folder, tmp_path / "reports", kit, wait=0.5)
+    os.kill(_worker_of(run.pid), signal.SIGKILL)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 1, out + err
+    assert "[2/3] zzslow: the grader failed (its worker process was killed (signal 9; out of " \
+        "memory?) before it was done)" in out, out
+    assert "[3/3] zzzwong: " in out and "Graded 2 of 3 submission(s)" in out, out
+    assert (tmp_path / "reports" / "pocoloco" / "zzzwong" / ".graded").is_file()
+    assert err.strip() == "The grader failed on: zzslow (listed in needs_review.md).", err
 
 
 def _ignore_ctrl_c():

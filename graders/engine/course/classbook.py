@@ -972,18 +972,28 @@ class Progress:
             self.stream.flush()
 
 
+WORKER_INTERRUPTED = 130        # a worker's exit status when Ctrl-C stopped it (cli.cmd_worker)
+
+
 def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[str],
                      jobs: int, progress: Progress) -> list[str]:
     """Grade ``students`` in ``jobs`` worker processes (``python -m graders _worker``), each
     given the next student as soon as it is free. Workers report on a pipe of their own
     ("start NAME", "done NAME SCORE", "failed NAME WHY"); returns the students they failed
-    on (or never finished)."""
+    on (or never finished).
+
+    A worker that ends before the class is done (killed by the system, out of memory) costs
+    only the student it was grading: a new worker takes the others (a few times at most, so
+    that a worker that cannot start is not started again and again)."""
     queue = list(students)
     unfinished = set(students)
     failed: list[str] = []
     selector = selectors.DefaultSelector()
-    workers = []
-    for _ in range(max(1, min(jobs, len(queue)))):
+    workers: list[subprocess.Popen] = []
+    grading: dict[int, str] = {}            # worker pid -> the student it is grading
+    replacements = 2 * max(1, jobs)
+
+    def start_worker() -> None:
         read_end, write_end = os.pipe()
         worker = subprocess.Popen(
             # absolute paths: the workers run in the kit's folder, not the TA's
@@ -995,7 +1005,21 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
         reader = os.fdopen(read_end, "r", encoding="utf-8")
         selector.register(reader, selectors.EVENT_READ, worker)
         workers.append(worker)
-        _feed(worker, queue)
+        feed(worker)
+
+    def feed(worker: subprocess.Popen) -> None:
+        given = _feed(worker, queue)
+        if given is not None:
+            grading[worker.pid] = given
+
+    def finish(student: str, why: str | None, score: str = "") -> None:
+        unfinished.discard(student)
+        if why is not None:
+            failed.append(student)
+        progress.finish(student, score if why is None else f"the grader failed ({why})")
+
+    for _ in range(max(1, min(jobs, len(queue)))):
+        start_worker()
     try:
         while selector.get_map():
             events = selector.select(timeout=1.0)
@@ -1007,18 +1031,27 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
                 if not line:                    # the worker has ended
                     selector.unregister(key.fileobj)
                     key.fileobj.close()
+                    status = worker.wait()
+                    student = grading.pop(worker.pid, None)
+                    if status in (0, WORKER_INTERRUPTED):    # done, or stopped by Ctrl-C
+                        continue
+                    if student in unfinished:
+                        finish(student, f"its worker process was killed (signal {-status}; "
+                                        "out of memory?) before it was done" if status < 0
+                               else f"its worker process ended (exit status {status}) before "
+                                    "it was done")
+                    if queue and replacements > 0:
+                        replacements -= 1
+                        start_worker()
                     continue
                 kind, _, rest = line.rstrip("\n").partition(" ")
                 student, _, detail = rest.partition(" ")
                 if kind == "start":
                     progress.start(student)
                 elif kind in ("done", "failed") and student in unfinished:
-                    unfinished.discard(student)
-                    if kind == "failed":
-                        failed.append(student)
-                    progress.finish(student, detail if kind == "done"
-                                    else f"the grader failed ({detail})")
-                    _feed(worker, queue)
+                    grading.pop(worker.pid, None)
+                    finish(student, detail if kind == "failed" else None, detail)
+                    feed(worker)
     except KeyboardInterrupt:
         # Ctrl-C on a terminal reaches the workers too; a signal sent to grade-all alone
         # is passed on, so that no worker goes on grading
@@ -1039,13 +1072,15 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
     return failed + sorted(unfinished - set(failed))
 
 
-def _feed(worker: subprocess.Popen, queue: list[str]) -> None:
-    """Give a free worker the next student, or tell it there are no more."""
+def _feed(worker: subprocess.Popen, queue: list[str]) -> str | None:
+    """Give a free worker the next student (returned), or tell it there are no more."""
+    student = queue.pop(0) if queue else None
     try:
-        if queue:
-            worker.stdin.write(queue.pop(0) + "\n")
+        if student is not None:
+            worker.stdin.write(student + "\n")
             worker.stdin.flush()
         else:
             worker.stdin.close()
     except (BrokenPipeError, OSError):
-        pass                                   # the worker died; its students stay unfinished
+        pass            # the worker died: its end is seen on its pipe, with this student
+    return student
