@@ -347,7 +347,9 @@ def test_a_second_grade_all_on_the_same_reports_is_refused_naming_the_first(tmp_
     assert "Total: mean 24.00 / 24, median 24, min 24, max 24\n" \
         "No result, left out of these figures: 1 (zzslow)\n" in summary, summary
     assert "| `setup` | 1 | 1.00 | 1/1 |" in summary, summary
-    assert 'not graded yet' in (reports / "pocoloco" / "index.html").read_text()
+    page = (reports / "pocoloco" / "index.html").read_text()
+    assert 'not graded yet' in page and "(1 without a result, left out of the figures)" in page
+    assert "<b>24.00</b><span>mean</span>" in page
 
 
 def test_only_regrades_one_student_and_updates_the_class_files(graded, tmp_path, kit):

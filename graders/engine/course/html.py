@@ -538,18 +538,22 @@ def _students(results: list[dict], folder: Path, rubric: Rubric | None = None) -
 def class_page(results: list[dict], rubric: Rubric, folder: Path, similar=None) -> str:
     """The class page: ``similar`` is what ``similarity.write_report`` returned (or None when
     the code was not compared)."""
-    totals = sorted(r.get("score", 0) for r in results)
+    # the figures are of the graded submissions (as in class_report.md): one with no result
+    # is in the table, not a 0 in the mean, the histogram or the items' rates
+    graded = [r for r in results if not r.get("extra_data", {}).get("grading_failed")]
+    totals = sorted(r.get("score", 0) for r in graded)
     stats = {}
     if totals:
         stats = {"mean": sum(totals) / len(totals), "median": totals[len(totals) // 2],
                  "min": totals[0], "max": totals[-1]}
-    bars = histogram(results, rubric.max_score)
+    bars = histogram(graded, rubric.max_score)
     students = _students(results, folder, rubric)
     filters = [(key, label, sum(1 for s in students if key in s["flags"].split()))
                for key, label in FILTERS]
     return _environment().get_template("index.html.j2").render(
         rubric=rubric, count=len(results), stats=stats, histogram=bars,
-        tallest=max([b.value for b in bars] + [1]), items=item_bars(results, rubric),
+        tallest=max([b.value for b in bars] + [1]), items=item_bars(graded, rubric),
+        without_result=len(results) - len(graded),
         problems=common_problems(results), students=students,
         flagged=sum(1 for s in students if s["look"]), filters=filters,
         script=TABLE_SCRIPT, script_hash=script_hash(TABLE_SCRIPT),
