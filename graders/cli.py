@@ -382,7 +382,7 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
     progress = classbook.Progress(len(gradable))
     try:
         failed = classbook.grade_in_workers(rubric.assignment, folder, out, gradable, jobs,
-                                            progress) if gradable else []
+                                            progress) if gradable else {}
     except KeyboardInterrupt:
         again = "the same command without --force" if args.force else "the same command"
         print(f"\nInterrupted after {progress.done} of {len(gradable)}: every finished result "
@@ -391,8 +391,7 @@ def _grade_all(args, rubric: Rubric, folder: Path, found: list, out: Path) -> in
     vanished = classbook.set_aside_vanished(out, set(current))
     classbook.write_state(out, folder=str(folder.resolve()), vanished=vanished,
                           when=time.strftime("%Y-%m-%d %H:%M:%S"))
-    rebuilt = classbook.rebuild(out, rubric, sorted(current), found, vanished,
-                                failed=set(failed) if only else None)
+    rebuilt = classbook.rebuild(out, rubric, sorted(current), found, vanished, failed=failed)
     print(rebuilt.summary)
     _tell_ta(rebuilt, out, vanished, folder)
     if only:
@@ -463,7 +462,7 @@ def _report(rubric: Rubric, out: Path, students: list[str]) -> int:
         ungraded = [name for name in submissions.students_in(folder, rubric.main_file)
                     if name not in students]
     rebuilt = classbook.rebuild(out, rubric, sorted([*students, *ungraded]), found,
-                                state.get("vanished", []), failed=set(students),
+                                state.get("vanished", []), failed=dict.fromkeys(students, ""),
                                 similarity=found is not None)
     print(rebuilt.summary)
     _tell_ta(rebuilt, out, [], folder)

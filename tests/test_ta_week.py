@@ -298,6 +298,9 @@ def test_a_killed_worker_costs_only_the_student_it_was_grading(tmp_path, kit):
     assert "[3/3] zzzwong: " in out and "Graded 2 of 3 submission(s)" in out, out
     assert (tmp_path / "reports" / "pocoloco" / "zzzwong" / ".graded").is_file()
     assert err.strip() == "The grader failed on: zzslow (listed in needs_review.md).", err
+    review = (tmp_path / "reports" / "pocoloco" / "needs_review.md").read_text()
+    assert "- **zzslow** (0): the grader failed on it: its worker process was killed " \
+        "(signal 9; out of memory?) before it was done" in review, review
 
 
 def _ignore_ctrl_c():

@@ -36,7 +36,7 @@ import tempfile
 import textwrap
 import time
 import tomllib
-from collections.abc import Collection
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -877,13 +877,14 @@ def remember_overrides(out: Path, rubric: Rubric, students: list[str]) -> None:
 
 
 def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
-            vanished: list[str] = (), failed: Collection[str] | None = None,
+            vanished: list[str] = (), failed: Mapping[str, str] | None = None,
             similarity: bool = True) -> Rebuilt:
     """Publish every student's result (overrides and late policy applied) and write every
     class file from them: gradebook.csv, needs_review.md, class_report.md, canvas.csv, the
     HTML pages and (given the submissions) similarity.md. A student with no stored result
-    is one the grader failed on; given ``failed``, only those are, and the others were not
-    graded yet (a grade-all with --only, or one stopped before them)."""
+    is one the grader failed on; given ``failed`` (student -> why, or ""), only those are,
+    and the others were not graded yet (a grade-all with --only, or one stopped before
+    them)."""
     from . import html        # the pages need Jinja2; imported only when pages are made
 
     override_path = ensure_overrides_file(out, rubric, students)
@@ -895,7 +896,8 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     results = []
     for student in sorted(students):
         folder = out / student
-        why = FAILED if failed is None or student in failed else NOT_GRADED
+        why = FAILED if failed is None else NOT_GRADED if student not in failed else \
+            f"{FAILED}: {failed[student]}" if failed[student] else FAILED
         if folder.is_dir() and adopt(folder):
             try:
                 results.append(publish(folder, rubric, overrides.get(student), policy))
@@ -976,18 +978,18 @@ WORKER_INTERRUPTED = 130        # a worker's exit status when Ctrl-C stopped it 
 
 
 def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[str],
-                     jobs: int, progress: Progress) -> list[str]:
+                     jobs: int, progress: Progress) -> dict[str, str]:
     """Grade ``students`` in ``jobs`` worker processes (``python -m graders _worker``), each
     given the next student as soon as it is free. Workers report on a pipe of their own
     ("start NAME", "done NAME SCORE", "failed NAME WHY"); returns the students they failed
-    on (or never finished).
+    on (or never finished), with why.
 
     A worker that ends before the class is done (killed by the system, out of memory) costs
     only the student it was grading: a new worker takes the others (a few times at most, so
     that a worker that cannot start is not started again and again)."""
     queue = list(students)
     unfinished = set(students)
-    failed: list[str] = []
+    failed: dict[str, str] = {}             # student -> why
     selector = selectors.DefaultSelector()
     workers: list[subprocess.Popen] = []
     grading: dict[int, str] = {}            # worker pid -> the student it is grading
@@ -1015,7 +1017,7 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
     def finish(student: str, why: str | None, score: str = "") -> None:
         unfinished.discard(student)
         if why is not None:
-            failed.append(student)
+            failed[student] = why
         progress.finish(student, score if why is None else f"the grader failed ({why})")
 
     for _ in range(max(1, min(jobs, len(queue)))):
@@ -1069,7 +1071,8 @@ def grade_in_workers(assignment: str, folder: Path, out: Path, students: list[st
         for worker in workers:
             worker.wait()
         progress.close()
-    return failed + sorted(unfinished - set(failed))
+    return {**failed, **{student: "its grading process ended before it"
+                         for student in sorted(unfinished - set(failed))}}
 
 
 def _feed(worker: subprocess.Popen, queue: list[str]) -> str | None:
