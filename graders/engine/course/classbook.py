@@ -896,8 +896,12 @@ def rebuild(out: Path, rubric: Rubric, students: list[str], submissions=None,
     results = []
     for student in sorted(students):
         folder = out / student
-        why = FAILED if failed is None else NOT_GRADED if student not in failed else \
-            f"{FAILED}: {failed[student]}" if failed[student] else FAILED
+        if failed is not None and student not in failed:
+            why = NOT_GRADED
+        elif failed and failed[student]:
+            why = f"{FAILED}: {failed[student]}"
+        else:
+            why = FAILED
         if folder.is_dir() and adopt(folder):
             try:
                 results.append(publish(folder, rubric, overrides.get(student), policy))

@@ -29,6 +29,7 @@ from urllib.parse import quote
 import jinja2
 
 from . import similarity
+from ..grading import reports
 from ..judge.rubric import Rubric
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -540,7 +541,7 @@ def class_page(results: list[dict], rubric: Rubric, folder: Path, similar=None) 
     the code was not compared)."""
     # the figures are of the graded submissions (as in class_report.md): one with no result
     # is in the table, not a 0 in the mean, the histogram or the items' rates
-    graded = [r for r in results if not r.get("extra_data", {}).get("grading_failed")]
+    graded = reports.with_a_result(results)
     totals = sorted(r.get("score", 0) for r in graded)
     stats = {}
     if totals:

@@ -406,7 +406,7 @@ def write_class(results: list[dict], rubric: Rubric, folder: Path, *,
                      "judged.")
     open_items = [(one_line(r.get("extra_data", {}).get("student"), 100),
                    r.get("extra_data", {}).get("provisional", review_items))
-                  for r in results if not r.get("extra_data", {}).get("grading_failed")]
+                  for r in with_a_result(results)]
     open_items = [(student, items) for student, items in open_items if items]
     if review_items:
         lines += ["", "## Review items still provisional", ""]
@@ -461,13 +461,19 @@ def write_gradebook(results: list[dict], rubric: Rubric, path: Path) -> None:
                              "; ".join(_look_at(r))])
 
 
+def with_a_result(results: list[dict]) -> list[dict]:
+    """The results the grader produced: not those standing in for a student it failed on or
+    has not graded yet (``grading_failed``), which class figures leave out."""
+    return [r for r in results if not r.get("extra_data", {}).get("grading_failed")]
+
+
 def class_summary(results: list[dict], rubric: Rubric) -> str:
     """Per-item averages and full-marks rates, the score distribution, and how many
     submissions were late, changed by a TA or still have provisional review items. The
     figures are of the graded submissions: one with no result (the grader failed on it, or
     it was not graded yet) is named, not counted as a 0."""
-    missing = [r for r in results if r.get("extra_data", {}).get("grading_failed")]
-    graded = [r for r in results if r not in missing]
+    graded = with_a_result(results)
+    missing = [r for r in results if r not in graded]
     n = len(graded) or 1
     lines = [f"# {rubric.title}: class report ({len(results)} submissions)", "",
              "| item | points | average | full marks |", "|---|---|---|---|"]
